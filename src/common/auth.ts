@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  THUMBNAIL_MAX_BYTES,
+} from './limits';
+import { messages } from './messages';
+import { sniffRasterImage } from './image-sniff';
+
+export const EmailSchema = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, messages.emailRequired)
+  .max(EMAIL_MAX_LENGTH, messages.emailInvalid)
+  .pipe(z.email({ error: messages.emailInvalid }));
+
+export const NewPasswordSchema = z
+  .string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, messages.passwordWeak)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+
+export const DisplayNameSchema = z
+  .string({ error: messages.displayNameRequired })
+  .trim()
+  .min(1, messages.displayNameRequired)
+  .max(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong);
+
+/** The text fields of signup; the thumbnail travels as a file and is checked by `checkThumbnail`. */
+export const SignupFieldsSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+  displayName: DisplayNameSchema,
+});
+export type SignupFields = z.infer<typeof SignupFieldsSchema>;
+
+export const LoginSchema = z.object({
+  email: EmailSchema,
+  password: z
+    .string({ error: messages.passwordRequired })
+    .min(1, messages.passwordRequired)
+    .max(PASSWORD_MAX_LENGTH, messages.wrongCredentials),
+});
+export type LoginInput = z.infer<typeof LoginSchema>;
+
+export interface ThumbnailFacts {
+  /** Size in bytes; undefined when no file was chosen. */
+  size: number | undefined;
+  /** The first bytes of the file (at least IMAGE_SNIFF_BYTES when the file is that long). */
+  head: Uint8Array | undefined;
+}
+
+/** The thumbnail rule of spec §5, by the file's bytes, for the form and the server alike. */
+export function checkThumbnail({ size, head }: ThumbnailFacts): string | null {
+  if (size === undefined || head === undefined || size === 0) return messages.thumbnailRequired;
+  if (sniffRasterImage(head) === null) return messages.thumbnailNotImage;
+  if (size > THUMBNAIL_MAX_BYTES) return messages.thumbnailTooLarge;
+  return null;
+}
+
+/** The signed-in user as auth sees it (spec §3 "Auth user"). */
+export const AuthUserSchema = z.object({
+  uid: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  photoURL: z.string(),
+});
+export type AuthUser = z.infer<typeof AuthUserSchema>;
+
+export const AuthResultSchema = z.object({
+  user: AuthUserSchema,
+  idToken: z.string(),
+  /** Seconds until the id token expires. */
+  expiresIn: z.number(),
+});
+export type AuthResult = z.infer<typeof AuthResultSchema>;
+
+export const SessionStateSchema = z.object({ user: AuthUserSchema.nullable() });
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+export const IdTokenResultSchema = z.object({ idToken: z.string(), expiresIn: z.number() });
+export type IdTokenResult = z.infer<typeof IdTokenResultSchema>;

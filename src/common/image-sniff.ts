@@ -1,0 +1,25 @@
+/**
+ * Raster image detection by magic bytes, shared by the signup form and the server so both judge a
+ * thumbnail the same way. SVG is deliberately absent: it can carry script (ORIGINAL-FLAWS #13).
+ */
+export type RasterImageType =
+  'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/bmp' | 'image/avif';
+
+/** Bytes needed from the start of a file to decide. */
+export const IMAGE_SNIFF_BYTES = 16;
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
+  bytes.length >= offset + signature.length &&
+  signature.every((byte, index) => bytes[offset + index] === byte);
+
+const ascii = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
+
+export function sniffRasterImage(head: Uint8Array): RasterImageType | null {
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'))) return 'image/gif';
+  if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'image/webp';
+  if (startsWith(head, ascii('BM')) && head.length >= 14) return 'image/bmp';
+  if (startsWith(head, ascii('ftypavif'), 4) || startsWith(head, ascii('ftypavis'), 4)) return 'image/avif';
+  return null;
+}

@@ -1,0 +1,7 @@
+export * from './auth';
+export * from './errors';
+export * from './image-sniff';
+export * from './limits';
+export * from './live-protocol';
+export * from './messages';
+export * from './users';

@@ -1,0 +1,21 @@
+/** Business constants from the spec (§9) and our own hardening limits. One place, both sides import. */
+export const THUMBNAIL_MAX_BYTES = 100_000;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+export const DISPLAY_NAME_MAX_LENGTH = 60;
+export const EMAIL_MAX_LENGTH = 254;
+export const FILE_NAME_MAX_LENGTH = 200;
+
+export const PROJECT_NAME_MAX_LENGTH = 200;
+export const PROJECT_DETAILS_MAX_LENGTH = 10_000;
+export const COMMENT_MAX_LENGTH = 10_000;
+
+export const STORAGE_RESUMABLE_THRESHOLD = 262_144;
+export const STORAGE_CHUNK_SIZE_START = 262_144;
+export const STORAGE_CHUNK_SIZE_CAP = 33_554_432;
+export const STORAGE_MAX_OPERATION_RETRY_MS = 120_000;
+export const STORAGE_MAX_UPLOAD_RETRY_MS = 600_000;
+export const STORAGE_LIST_MAX_RESULTS = 1000;
+
+/** Presence: a user without any live connection is marked offline after this long. */
+export const PRESENCE_GRACE_MS = 60_000;

@@ -1,0 +1,125 @@
+import type { AuthResult, AuthUser, IdTokenResult, LoginInput, SessionState } from '../common';
+import { DojoError } from './errors';
+import type { Transport } from './transport';
+
+export type AuthListener = (user: AuthUser | null) => void;
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  displayName: string;
+  /** The profile thumbnail; a File in browsers, any Blob elsewhere. */
+  thumbnail: Blob;
+  /** File name to store it under; defaults to the File's name. */
+  fileName?: string;
+}
+
+/** Refresh the id token this long before it expires. */
+const TOKEN_REFRESH_MARGIN_MS = 30_000;
+
+/**
+ * Auth state that follows the server session for the client's whole life (ORIGINAL-FLAWS #7):
+ * it becomes ready once the first state is known, and changes on login, logout, and whenever the
+ * server says the session has ended.
+ */
+export class AuthClient {
+  private user: AuthUser | null = null;
+  private isReady = false;
+  private readonly listeners = new Set<AuthListener>();
+  private readonly readyPromise: Promise<void>;
+  private idToken: { value: string; expiresAt: number } | null = null;
+
+  constructor(private readonly transport: Transport) {
+    this.readyPromise = this.loadSession();
+  }
+
+  get currentUser(): AuthUser | null {
+    return this.user;
+  }
+
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  /** Resolves once the first auth state is known. */
+  whenReady(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Calls `listener` with the current state once it is known, then on every change. */
+  onAuthStateChanged(listener: AuthListener): () => void {
+    this.listeners.add(listener);
+    if (this.isReady) listener(this.user);
+    return () => this.listeners.delete(listener);
+  }
+
+  async signUp(input: SignUpInput): Promise<AuthUser> {
+    const form = new FormData();
+    form.set('email', input.email);
+    form.set('password', input.password);
+    form.set('displayName', input.displayName);
+    const fileName = input.fileName ?? (input.thumbnail as Partial<File>).name ?? 'thumbnail';
+    form.set('thumbnail', input.thumbnail, fileName);
+    const result = await this.transport.request<AuthResult>('POST', '/api/auth/signup', form);
+    return this.acceptAuthResult(result);
+  }
+
+  async logIn(input: LoginInput): Promise<AuthUser> {
+    const result = await this.transport.request<AuthResult>('POST', '/api/auth/login', input);
+    return this.acceptAuthResult(result);
+  }
+
+  async logOut(): Promise<void> {
+    await this.transport.request<void>('POST', '/api/auth/logout');
+    this.setUser(null);
+  }
+
+  /** A short-lived signed token for `Authorization: Bearer` clients (storage API, other tools). */
+  async getIdToken(forceRefresh = false): Promise<string> {
+    if (!this.user) throw new DojoError('unauthenticated', 'Not signed in.', 401);
+    if (!forceRefresh && this.idToken && this.idToken.expiresAt - TOKEN_REFRESH_MARGIN_MS > Date.now()) {
+      return this.idToken.value;
+    }
+    const result = await this.transport.request<IdTokenResult>('POST', '/api/auth/token');
+    this.rememberToken(result);
+    return result.idToken;
+  }
+
+  /** Called by the SDK when the server reports the session gone (socket message or a 401). */
+  handleSessionEnded(): void {
+    if (this.user) this.setUser(null);
+  }
+
+  private async loadSession(): Promise<void> {
+    let user: AuthUser | null = null;
+    try {
+      user = (await this.transport.request<SessionState>('GET', '/api/auth/session')).user;
+    } catch {
+      // Unknown state is treated as signed out; the login screen then says why a call fails.
+      user = null;
+    }
+    this.isReady = true;
+    this.setUser(user, true);
+  }
+
+  private acceptAuthResult(result: AuthResult): AuthUser {
+    this.rememberToken(result);
+    this.setUser(result.user);
+    return result.user;
+  }
+
+  private rememberToken({ idToken, expiresIn }: IdTokenResult): void {
+    this.idToken = { value: idToken, expiresAt: Date.now() + expiresIn * 1000 };
+  }
+
+  private setUser(user: AuthUser | null, force = false): void {
+    if (!force && this.user?.uid === user?.uid) {
+      this.user = user;
+      return;
+    }
+    this.user = user;
+    if (!user) this.idToken = null;
+    if (!this.isReady) return;
+    for (const listener of this.listeners) listener(user);
+  }
+}

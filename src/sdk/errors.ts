@@ -1,0 +1,34 @@
+import { isErrorCode, messages, type ErrorBody, type ErrorCode, type FieldErrors } from '../common';
+
+/** Every failed SDK call rejects with this: `code` for programs, `message` for people. */
+export class DojoError extends Error {
+  override readonly name = 'DojoError';
+  constructor(
+    readonly code: ErrorCode | 'network',
+    message: string,
+    readonly status: number,
+    readonly fields?: FieldErrors,
+  ) {
+    super(message);
+  }
+}
+
+export async function errorFromResponse(response: Response): Promise<DojoError> {
+  let body: Partial<ErrorBody> | undefined;
+  try {
+    body = (await response.json()) as Partial<ErrorBody>;
+  } catch {
+    body = undefined;
+  }
+  const error = body?.error;
+  if (error && isErrorCode(error.code) && typeof error.message === 'string') {
+    return new DojoError(error.code, error.message, response.status, error.fields);
+  }
+  return new DojoError(
+    response.status >= 500 ? 'internal' : 'invalid-argument',
+    messages.internal,
+    response.status,
+  );
+}
+
+export const networkError = (): DojoError => new DojoError('network', messages.network, 0);

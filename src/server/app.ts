@@ -1,0 +1,133 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { AddressInfo } from 'node:net';
+import { AuthService } from './auth/auth-service';
+import { registerAuthRoutes } from './auth/auth-routes';
+import { IdTokens } from './auth/id-tokens';
+import { createViewerResolver } from './auth/viewer';
+import type { Config } from './config';
+import { openDatabase } from './db/database';
+import { registerErrorHandler } from './http/error-handler';
+import { registerWebApp } from './http/web-app';
+import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
+import { LiveHub } from './live/live-hub';
+import { registerLiveRoutes } from './live/live-routes';
+import { baseLiveSources } from './live/live-sources';
+import { LocalDiskBlobStore } from './storage/blob-store';
+import { registerStorageRoutes } from './storage/storage-routes';
+import { StorageService } from './storage/storage-service';
+import { registerUsersRoutes } from './users/users-routes';
+
+export interface DojoApp {
+  server: FastifyInstance;
+  config: Config;
+  /** Starts listening on config.host:config.port; resolves to the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish, closes sockets and the database. */
+  close(): Promise<void>;
+}
+
+/** Builds the whole server from config. No side effects happen before this is called. */
+export async function createApp(config: Config): Promise<DojoApp> {
+  const database = await openDatabase(config);
+  const { db } = database;
+  let bus: ChangeBus;
+  try {
+    bus = database.postgresUrl
+      ? await PostgresChangeBus.start(database.postgresUrl, async (channel, payload) => {
+          await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+        })
+      : new LocalChangeBus();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const server = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        // Download tokens grant read access: keep them out of logs.
+        req: (request) => ({
+          method: request.method,
+          url: request.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
+          remoteAddress: request.ip,
+        }),
+      },
+    },
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+    trustProxy: config.publicUrl !== undefined,
+  });
+
+  const idTokens = await IdTokens.load(db);
+  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl });
+  const storage = new StorageService({
+    db,
+    blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
+    bucket: config.storageBucket,
+    publicUrl: config.publicUrl,
+  });
+  const auth = new AuthService({ db, storage, idTokens, changes: bus, log: server.log });
+  const hub = new LiveHub({ db, bus, sources: baseLiveSources, log: server.log });
+
+  registerErrorHandler(server);
+  await server.register(fastifyHelmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Self-hosted installs often run on plain HTTP inside a LAN; upgrading would break them.
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.publicUrl?.startsWith('https://') ?? false,
+  });
+  await server.register(fastifyCookie);
+  await server.register(fastifyMultipart, { throwFileSizeLimit: false });
+  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  server.get('/api/health', async () => {
+    await sql`select 1`.execute(db);
+    return { status: 'ok', database: database.dialect };
+  });
+  registerAuthRoutes(server, { auth, viewers, rateLimitPerMinute: config.authRateLimitPerMinute });
+  registerUsersRoutes(server, { db, viewers });
+  registerStorageRoutes(server, { storage, viewers });
+  registerLiveRoutes(server, { hub, viewers });
+  await registerWebApp(server, config.webRoot);
+
+  server.addHook('preClose', async () => hub.close());
+  server.addHook('onClose', async () => {
+    await bus.close();
+    await database.close();
+  });
+
+  return {
+    server,
+    config,
+    async listen() {
+      await server.listen({ port: config.port, host: config.host });
+      const { port } = server.server.address() as AddressInfo;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+      return `http://${host}:${port}`;
+    },
+    close: () => server.close(),
+  };
+}

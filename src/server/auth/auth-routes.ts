@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { THUMBNAIL_MAX_BYTES, type AuthResult, type SessionState } from '../../common';
+import type { AuthService, SignedIn, SignupInput } from './auth-service';
+import { SESSION_TTL_MS } from './auth-service';
+import { SESSION_COOKIE, type ViewerResolver } from './viewer';
+
+interface Deps {
+  auth: AuthService;
+  viewers: ViewerResolver;
+  rateLimitPerMinute: number;
+}
+
+const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName']);
+
+export function registerAuthRoutes(app: FastifyInstance, { auth, viewers, rateLimitPerMinute }: Deps): void {
+  const rateLimit = { max: rateLimitPerMinute, timeWindow: '1 minute' };
+
+  app.post('/api/auth/signup', { config: { rateLimit } }, async (request, reply) => {
+    const signedIn = await auth.signUp(await readSignupForm(request));
+    return sendSignedIn(request, reply.status(201), signedIn);
+  });
+
+  app.post('/api/auth/login', { config: { rateLimit } }, async (request, reply) => {
+    return sendSignedIn(request, reply, await auth.logIn(request.body));
+  });
+
+  // Idempotent: logging out without a session still clears the cookie and succeeds.
+  app.post('/api/auth/logout', async (request, reply) => {
+    const viewer = await viewers.viewerOf(request);
+    if (viewer) await auth.logOut(viewer);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+
+  app.post('/api/auth/token', async (request) => auth.mintIdToken(await viewers.requireViewer(request)));
+
+  app.get('/api/auth/session', async (request): Promise<SessionState> => {
+    const viewer = await viewers.viewerOf(request);
+    return {
+      user: viewer
+        ? { uid: viewer.uid, email: viewer.email, displayName: viewer.displayName, photoURL: viewer.photoURL }
+        : null,
+    };
+  });
+}
+
+function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult {
+  reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
+}
+
+/** Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. */
+async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
+  const fields: Record<string, unknown> = {};
+  let thumbnail: SignupInput['thumbnail'];
+  const parts = request.parts({
+    limits: { fileSize: THUMBNAIL_MAX_BYTES + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.fieldname === 'thumbnail') thumbnail = await readFilePart(part);
+      else await drain(part);
+    } else if (SIGNUP_TEXT_FIELDS.has(part.fieldname)) {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, thumbnail: thumbnail && thumbnail.bytes.length > 0 ? thumbnail : undefined };
+}
+
+async function readFilePart(part: MultipartFile): Promise<NonNullable<SignupInput['thumbnail']>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  return { bytes: Buffer.concat(chunks), fileName: part.filename, tooLarge: part.file.truncated };
+}
+
+async function drain(part: MultipartFile): Promise<void> {
+  for await (const _chunk of part.file) {
+    // discard unexpected files
+  }
+}

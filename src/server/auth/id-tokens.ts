@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+const KEY_SETTING = 'id_token_hmac_key';
+const ISSUER = 'the-dojo';
+export const ID_TOKEN_TTL_SECONDS = 3600;
+
+export interface IdTokenClaims {
+  uid: string;
+  /** Hash of the session the token was minted from: logging out revokes its tokens too. */
+  sessionHash: string;
+}
+
+/**
+ * Short-lived HS256 tokens. The key lives in the database, not in memory or DATA_DIR, so every
+ * instance on a shared PostgreSQL signs and verifies with the same key.
+ */
+export class IdTokens {
+  private constructor(private readonly key: Uint8Array) {}
+
+  static async load(db: Kysely<Database>): Promise<IdTokens> {
+    await db
+      .insertInto('settings')
+      .values({ key: KEY_SETTING, value: randomBytes(32).toString('base64url') })
+      .onConflict((conflict) => conflict.column('key').doNothing())
+      .execute();
+    const row = await db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', KEY_SETTING)
+      .executeTakeFirstOrThrow();
+    return new IdTokens(Buffer.from(row.value, 'base64url'));
+  }
+
+  async sign({ uid, sessionHash }: IdTokenClaims): Promise<string> {
+    return new SignJWT({ sid: sessionHash })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(uid)
+      .setIssuer(ISSUER)
+      .setIssuedAt()
+      .setExpirationTime(`${ID_TOKEN_TTL_SECONDS}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid, unexpired token, or null. */
+  async verify(token: string): Promise<IdTokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return { uid: payload.sub, sessionHash: payload.sid };
+    } catch {
+      return null;
+    }
+  }
+}

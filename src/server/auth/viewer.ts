@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AuthUser } from '../../common';
+import type { Database } from '../db/schema';
+import { nowIso } from '../db/database';
+import { unauthenticated } from '../http/app-error';
+import { isSameOrigin } from '../http/origin';
+import type { IdTokens } from './id-tokens';
+import { findLiveSession, hashSessionToken } from './sessions-repository';
+
+export const SESSION_COOKIE = 'dojo_session';
+
+/** Who is making a request, and through which session. */
+export interface Viewer extends AuthUser {
+  sessionHash: string;
+  /** True when the request proved itself with an id token rather than the cookie. */
+  viaToken: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewerPromise?: Promise<Viewer | null>;
+  }
+}
+
+const TOKEN_SCHEMES = /^(?:Bearer|Firebase)\s+(\S+)$/i;
+
+/**
+ * Resolves the viewer once per request: an id token in `Authorization` (Bearer or Firebase scheme)
+ * or the session cookie. A cookie on a cross-origin request is ignored, so a third-party page can never
+ * act with a user's session (CSRF), while token clients, which send no Origin, are unaffected.
+ */
+export function createViewerResolver(deps: {
+  db: Kysely<Database>;
+  idTokens: IdTokens;
+  publicUrl: string | undefined;
+}) {
+  async function resolve(request: FastifyRequest): Promise<Viewer | null> {
+    const authorization = request.headers.authorization;
+    if (authorization) {
+      const token = TOKEN_SCHEMES.exec(authorization)?.[1];
+      const claims = token ? await deps.idTokens.verify(token) : null;
+      if (!claims) return null;
+      const session = await findLiveSession(deps.db, claims.sessionHash, nowIso());
+      if (!session || session.uid !== claims.uid) return null;
+      return { ...userOf(session), sessionHash: session.tokenHash, viaToken: true };
+    }
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie || !isSameOrigin(request, deps.publicUrl)) return null;
+    const session = await findLiveSession(deps.db, hashSessionToken(cookie), nowIso());
+    return session ? { ...userOf(session), sessionHash: session.tokenHash, viaToken: false } : null;
+  }
+
+  return {
+    viewerOf(request: FastifyRequest): Promise<Viewer | null> {
+      request.viewerPromise ??= resolve(request);
+      return request.viewerPromise;
+    },
+    async requireViewer(request: FastifyRequest): Promise<Viewer> {
+      request.viewerPromise ??= resolve(request);
+      const viewer = await request.viewerPromise;
+      if (!viewer) throw unauthenticated();
+      return viewer;
+    },
+  };
+}
+
+export type ViewerResolver = ReturnType<typeof createViewerResolver>;
+
+function userOf(session: { uid: string; email: string; displayName: string; photoURL: string }): AuthUser {
+  return {
+    uid: session.uid,
+    email: session.email,
+    displayName: session.displayName,
+    photoURL: session.photoURL,
+  };
+}

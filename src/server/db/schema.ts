@@ -1,0 +1,60 @@
+/**
+ * Table types for Kysely. Timestamps are ISO 8601 UTC strings with milliseconds in both dialects, so
+ * they sort as text and travel unchanged; booleans are 0/1 integers so both dialects read the same.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  /** Lower-cased email: uniqueness regardless of case. */
+  email_key: string;
+  password_hash: string;
+  display_name: string;
+  photo_url: string;
+  online: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** sha256 of the session token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface StorageObjectsTable {
+  bucket: string;
+  name: string;
+  generation: string;
+  metageneration: number;
+  size: number;
+  md5_hash: string;
+  content_type: string;
+  cache_control: string | null;
+  content_disposition: string | null;
+  content_encoding: string | null;
+  content_language: string | null;
+  /** JSON object of string → string, or null. */
+  custom_metadata: string | null;
+  /** Comma-separated download tokens. */
+  download_tokens: string;
+  /** Key of the bytes in the BlobStore; never derived from the object name. */
+  blob_key: string;
+  /** The user whose quota the object counts against (files/{uid}/, thumbnails/{uid}/). */
+  owner_uid: string | null;
+  time_created: string;
+  updated: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  storage_objects: StorageObjectsTable;
+}

@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
+import { AppError } from './app-error';
+
+function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {
+  return { error: { code, message, ...extra } };
+}
+
+/** Known framework errors, by Fastify error code, that are the client's fault. */
+const clientErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', message: messages.payloadTooLarge },
+  FST_REQ_FILE_TOO_LARGE: { code: 'payload-too-large', message: messages.payloadTooLarge },
+  FST_FILES_LIMIT: { code: 'invalid-argument', message: messages.badRequest },
+  FST_PARTS_LIMIT: { code: 'invalid-argument', message: messages.badRequest },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'invalid-argument', message: messages.badRequest },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'invalid-argument', message: messages.badRequest },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid-argument', message: messages.badRequest },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid-argument', message: messages.badRequest },
+};
+
+/**
+ * The one error funnel: AppErrors keep their code and message, known client mistakes become 4xx,
+ * and anything else is a generic 500 with a request id; details go to the log, never to the client.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.status)
+        .send(bodyOf(error.code, error.message, error.fields ? { fields: error.fields } : {}));
+    }
+    const known = error.code ? clientErrors[error.code] : undefined;
+    if (known) return reply.status(errorStatus[known.code]).send(bodyOf(known.code, known.message));
+    if (error.statusCode === 429) {
+      return reply.status(429).send(bodyOf('too-many-requests', messages.tooManyAttempts));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return reply.status(400).send(bodyOf('invalid-argument', messages.badRequest));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(bodyOf('internal', messages.internal, { requestId: request.id }));
+  });
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { messages, type ErrorBody } from '../../common';
+
+/** The spec's client routes (§2); anything else renders the app's not-found page with a 404. */
+const SPA_ROUTES = [/^\/$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
+
+/**
+ * Serves the production web build. index.html gets the request's CSP nonce (for react-select's
+ * emotion styles) in a meta tag, so the policy can stay `style-src 'self' 'nonce-…'`.
+ */
+export async function registerWebApp(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
+  const indexPath = webRoot ? path.join(webRoot, 'index.html') : undefined;
+  const indexHtml = indexPath && fs.existsSync(indexPath) ? fs.readFileSync(indexPath, 'utf8') : undefined;
+  if (webRoot && !indexHtml) app.log.warn({ webRoot }, 'no web build found: run `npm run build`');
+
+  if (webRoot && indexHtml) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      index: false,
+      wildcard: false,
+      setHeaders(response, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          response.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  const sendIndex = (reply: FastifyReply, status: number) => {
+    const nonce = reply.cspNonce?.style ?? '';
+    const html = (indexHtml ?? '').replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`);
+    return reply
+      .status(status)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?', 1)[0] ?? '/';
+    const isApi = url.startsWith('/api/') || url.startsWith('/v0/') || url === '/live';
+    if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
+      return sendIndex(reply, SPA_ROUTES.some((route) => route.test(url)) ? 200 : 404);
+    }
+    const body: ErrorBody = { error: { code: 'not-found', message: messages.notFound } };
+    return reply.status(404).send(body);
+  });
+}

@@ -1,0 +1,128 @@
+import pg from 'pg';
+import type { LiveCollection } from '../../common';
+
+/** A committed change to one document; subscribers re-read the document, so only its address travels. */
+export interface Change {
+  /** `sessions`: the session with this id (its hash) ended; its sockets are signed out everywhere. */
+  collection: LiveCollection | 'sessions';
+  id: string;
+}
+
+/** `resync` asks every subscription to re-evaluate, e.g. after notifications may have been missed. */
+export type ChangeListener = (changes: Change[] | 'resync') => void;
+
+export interface ChangeBus {
+  /** Call only after the transaction that made the changes has committed. */
+  publish(changes: Change[]): Promise<void>;
+  subscribe(listener: ChangeListener): () => void;
+  close(): Promise<void>;
+}
+
+class Listeners {
+  private readonly set = new Set<ChangeListener>();
+  add(listener: ChangeListener): () => void {
+    this.set.add(listener);
+    return () => this.set.delete(listener);
+  }
+  emit(changes: Change[] | 'resync'): void {
+    for (const listener of this.set) listener(changes);
+  }
+}
+
+/** One process on SQLite: changes go straight to this process's subscribers. */
+export class LocalChangeBus implements ChangeBus {
+  private readonly listeners = new Listeners();
+  async publish(changes: Change[]): Promise<void> {
+    if (changes.length > 0) this.listeners.emit(changes);
+  }
+  subscribe(listener: ChangeListener): () => void {
+    return this.listeners.add(listener);
+  }
+  async close(): Promise<void> {}
+}
+
+const CHANNEL = 'dojo_changes';
+const RECONNECT_MS = 1000;
+
+/**
+ * PostgreSQL: NOTIFY carries every change to every instance, this one included, in commit order.
+ * A dedicated connection LISTENs; if it drops, it reconnects and asks for a resync because
+ * notifications sent meanwhile are lost.
+ */
+export class PostgresChangeBus implements ChangeBus {
+  private readonly listeners = new Listeners();
+  private client: pg.Client | null = null;
+  private closed = false;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private constructor(
+    private readonly url: string,
+    private readonly notify: (payload: string) => Promise<void>,
+  ) {}
+
+  static async start(
+    url: string,
+    notify: (channel: string, payload: string) => Promise<void>,
+  ): Promise<PostgresChangeBus> {
+    const bus = new PostgresChangeBus(url, (payload) => notify(CHANNEL, payload));
+    await bus.connect();
+    return bus;
+  }
+
+  async publish(changes: Change[]): Promise<void> {
+    if (changes.length === 0) return;
+    // NOTIFY payloads are capped at 8000 bytes; ids are short, but split large batches anyway.
+    for (let start = 0; start < changes.length; start += 50) {
+      await this.notify(JSON.stringify(changes.slice(start, start + 50)));
+    }
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      try {
+        this.listeners.emit(JSON.parse(message.payload) as Change[]);
+      } catch {
+        this.listeners.emit('resync');
+      }
+    });
+    client.on('error', () => this.scheduleReconnect(client));
+    client.on('end', () => this.scheduleReconnect(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+  }
+
+  private scheduleReconnect(failed: pg.Client): void {
+    if (this.closed || this.client !== failed) return;
+    this.client = null;
+    this.retryConnect();
+  }
+
+  private retryConnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect()
+        .then(() => this.listeners.emit('resync'))
+        .catch(() => this.retryConnect());
+    }, RECONNECT_MS);
+  }
+}

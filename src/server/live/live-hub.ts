@@ -1,0 +1,277 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { WebSocket } from 'ws';
+import {
+  LiveClientMessageSchema,
+  messages,
+  type LiveChange,
+  type LiveDoc,
+  type LiveServerMessage,
+  type LiveTarget,
+} from '../../common';
+import type { Viewer } from '../auth/viewer';
+import type { Database } from '../db/schema';
+import { AppError } from '../http/app-error';
+import type { Change, ChangeBus } from './change-bus';
+import type { LiveSources } from './live-sources';
+
+/** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+interface Connection {
+  socket: WebSocket;
+  viewer: Viewer;
+  subscriptions: Map<string, Subscription>;
+}
+
+interface Subscription {
+  id: string;
+  connection: Connection;
+  target: LiveTarget;
+  groupKey: string;
+  /** Last result sent: ids in order and each doc's JSON, to tell modified from unchanged. */
+  sentOrder: string[];
+  sentJson: Map<string, string>;
+}
+
+interface Group {
+  key: string;
+  target: LiveTarget;
+  viewer: Viewer;
+  subscriptions: Set<Subscription>;
+}
+
+export interface LiveHubEvents {
+  onConnectionOpened?(viewer: Viewer): void;
+  onConnectionClosed?(viewer: Viewer): void;
+}
+
+/**
+ * Live subscriptions for this instance. All work — first snapshots and re-evaluation after changes —
+ * runs through one serial queue, so every subscriber sees changes in commit order and never a change
+ * older than its snapshot. Identical queries are evaluated once per change and diffed per subscriber.
+ */
+export class LiveHub {
+  private readonly connections = new Set<Connection>();
+  private readonly groups = new Map<string, Group>();
+  private readonly dirtyGroups = new Set<string>();
+  private queue: Promise<void> = Promise.resolve();
+  private flushScheduled = false;
+  private readonly unsubscribeBus: () => void;
+
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      bus: ChangeBus;
+      sources: LiveSources;
+      log: FastifyBaseLogger;
+      events?: LiveHubEvents;
+    },
+  ) {
+    this.unsubscribeBus = deps.bus.subscribe((changes) => this.handleChanges(changes));
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  attach(socket: WebSocket, viewer: Viewer): void {
+    const connection: Connection = { socket, viewer, subscriptions: new Map() };
+    this.connections.add(connection);
+    this.deps.events?.onConnectionOpened?.(viewer);
+    this.send(connection, { type: 'welcome', uid: viewer.uid });
+    socket.on('message', (data) => this.handleMessage(connection, String(data)));
+    socket.on('close', () => {
+      if (!this.connections.delete(connection)) return;
+      for (const subscription of connection.subscriptions.values()) this.removeSubscription(subscription);
+      this.deps.events?.onConnectionClosed?.(viewer);
+    });
+  }
+
+  /** Viewers with at least one open socket on this instance. */
+  connectedUserIds(): Set<string> {
+    return new Set([...this.connections].map((connection) => connection.viewer.uid));
+  }
+
+  close(): void {
+    this.unsubscribeBus();
+    for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
+  }
+
+  private handleMessage(connection: Connection, raw: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      json = undefined;
+    }
+    const parsed = LiveClientMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.send(connection, { type: 'error', code: 'invalid-argument', message: messages.badRequest });
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'unsubscribe') {
+      const subscription = connection.subscriptions.get(message.id);
+      if (subscription) this.removeSubscription(subscription);
+      return;
+    }
+    const previous = connection.subscriptions.get(message.id);
+    if (previous) this.removeSubscription(previous);
+    const source = this.deps.sources[message.target.collection];
+    if (!source) {
+      this.send(connection, {
+        type: 'error',
+        id: message.id,
+        code: 'invalid-argument',
+        message: messages.badRequest,
+      });
+      return;
+    }
+    const subscription: Subscription = {
+      id: message.id,
+      connection,
+      target: message.target,
+      groupKey: `${message.target.collection}:${source.groupKey(message.target, connection.viewer)}`,
+      sentOrder: [],
+      sentJson: new Map(),
+    };
+    connection.subscriptions.set(message.id, subscription);
+    this.enqueue(() => this.sendSnapshot(subscription));
+  }
+
+  private async sendSnapshot(subscription: Subscription): Promise<void> {
+    const { connection } = subscription;
+    if (connection.subscriptions.get(subscription.id) !== subscription) return;
+    let docs: LiveDoc[];
+    try {
+      docs = await this.evaluate(subscription.target, connection.viewer);
+    } catch (error) {
+      connection.subscriptions.delete(subscription.id);
+      this.sendError(connection, subscription.id, error);
+      return;
+    }
+    subscription.sentOrder = docs.map((doc) => doc.id);
+    subscription.sentJson = new Map(docs.map((doc) => [doc.id, JSON.stringify(doc)]));
+    let group = this.groups.get(subscription.groupKey);
+    if (!group) {
+      group = {
+        key: subscription.groupKey,
+        target: subscription.target,
+        viewer: connection.viewer,
+        subscriptions: new Set(),
+      };
+      this.groups.set(group.key, group);
+    }
+    group.subscriptions.add(subscription);
+    this.send(connection, { type: 'snapshot', id: subscription.id, docs });
+  }
+
+  private removeSubscription(subscription: Subscription): void {
+    subscription.connection.subscriptions.delete(subscription.id);
+    const group = this.groups.get(subscription.groupKey);
+    if (!group?.subscriptions.delete(subscription)) return;
+    if (group.subscriptions.size === 0) this.groups.delete(group.key);
+  }
+
+  private handleChanges(changes: Change[] | 'resync'): void {
+    if (changes === 'resync') {
+      for (const key of this.groups.keys()) this.dirtyGroups.add(key);
+    } else {
+      for (const change of changes) {
+        if (change.collection === 'sessions') {
+          this.signOutSession(change.id);
+          continue;
+        }
+        for (const group of this.groups.values()) {
+          if (group.target.collection !== change.collection) continue;
+          if (group.target.kind === 'doc' && group.target.id !== change.id) continue;
+          this.dirtyGroups.add(group.key);
+        }
+      }
+    }
+    if (this.dirtyGroups.size > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      this.enqueue(() => this.flush());
+    }
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const keys = [...this.dirtyGroups];
+    this.dirtyGroups.clear();
+    for (const key of keys) {
+      const group = this.groups.get(key);
+      if (!group) continue;
+      let docs: LiveDoc[];
+      try {
+        docs = await this.evaluate(group.target, group.viewer);
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'live re-evaluation failed');
+        continue;
+      }
+      const json = docs.map((doc) => JSON.stringify(doc));
+      for (const subscription of group.subscriptions) this.sendDiff(subscription, docs, json);
+    }
+  }
+
+  private sendDiff(subscription: Subscription, docs: LiveDoc[], json: string[]): void {
+    const changes: LiveChange[] = [];
+    const nextIds = new Set(docs.map((doc) => doc.id));
+    for (const id of subscription.sentOrder) {
+      if (!nextIds.has(id)) changes.push({ type: 'removed', doc: { id } });
+    }
+    docs.forEach((doc, index) => {
+      const previous = subscription.sentJson.get(doc.id);
+      if (previous === undefined) changes.push({ type: 'added', doc, newIndex: index });
+      else if (previous !== json[index]) changes.push({ type: 'modified', doc, newIndex: index });
+    });
+    if (changes.length === 0) return;
+    subscription.sentOrder = docs.map((doc) => doc.id);
+    subscription.sentJson = new Map(docs.map((doc, index) => [doc.id, json[index] ?? '']));
+    this.send(subscription.connection, { type: 'changes', id: subscription.id, changes });
+  }
+
+  private async evaluate(target: LiveTarget, viewer: Viewer): Promise<LiveDoc[]> {
+    const source = this.deps.sources[target.collection];
+    if (!source) return [];
+    if (target.kind === 'doc') {
+      const doc = await source.get(this.deps.db, target.id, viewer);
+      return doc ? [doc] : [];
+    }
+    return source.query(this.deps.db, target, viewer);
+  }
+
+  private signOutSession(sessionHash: string): void {
+    for (const connection of this.connections) {
+      if (connection.viewer.sessionHash !== sessionHash) continue;
+      this.send(connection, { type: 'signed-out' });
+      connection.socket.close(4001, 'signed out');
+    }
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue
+      .then(task)
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'live task failed'));
+  }
+
+  private sendError(connection: Connection, id: string, error: unknown): void {
+    if (error instanceof AppError) {
+      this.send(connection, { type: 'error', id, code: error.code, message: error.message });
+    } else {
+      this.deps.log.error({ err: error }, 'live subscription failed');
+      this.send(connection, { type: 'error', id, code: 'internal', message: messages.fetchFailed });
+    }
+  }
+
+  private send(connection: Connection, message: LiveServerMessage): void {
+    const { socket } = connection;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      socket.terminate();
+      return;
+    }
+    socket.send(JSON.stringify(message));
+  }
+}
