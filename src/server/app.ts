@@ -7,13 +7,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
+import { messages } from '../common';
 import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
 import { createViewerResolver } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
+import { AppError } from './http/app-error';
 import { registerErrorHandler } from './http/error-handler';
+import { isSameOrigin } from './http/origin';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
@@ -102,6 +105,14 @@ export async function createApp(config: Config): Promise<DojoApp> {
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, { global: false });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  // CSRF: a browser on another site may not make state-changing API calls (login included).
+  server.addHook('onRequest', async (request) => {
+    const safe = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
+    if (!safe && request.url.startsWith('/api/') && !isSameOrigin(request, config.publicUrl)) {
+      throw new AppError('forbidden', messages.crossOrigin);
+    }
+  });
 
   server.get('/api/health', async () => {
     await sql`select 1`.execute(db);

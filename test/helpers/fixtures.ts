@@ -1,0 +1,124 @@
+import http from 'node:http';
+import { WebSocket } from 'ws';
+import { deflateSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A valid PNG; `padTo` appends a private ancillary chunk to reach at least that many bytes. */
+export function makePng(padTo = 0): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const pixels = deflateSync(Buffer.from([0, 0x6b, 0x4f, 0xd8]));
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+  ];
+  const base = Buffer.concat([...parts, chunk('IEND', Buffer.alloc(0))]);
+  if (padTo <= base.length) return base;
+  const padding = chunk('prVt', randomBytes(Math.max(0, padTo - base.length - 12)));
+  return Buffer.concat([...parts, padding, chunk('IEND', Buffer.alloc(0))]);
+}
+
+export const SVG_IMAGE = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+);
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export interface SignupRequest {
+  email?: string;
+  password?: string;
+  displayName?: string;
+  thumbnail?: { bytes: Buffer; name: string; type?: string } | null;
+}
+
+/** Raw multipart signup, as any HTTP client would send it. */
+export async function postSignup(
+  baseUrl: string,
+  input: SignupRequest = {},
+  headers: Record<string, string> = {},
+) {
+  const form = new FormData();
+  form.set('email', input.email ?? uniqueEmail());
+  form.set('password', input.password ?? 'correct horse battery');
+  form.set('displayName', input.displayName ?? 'mario');
+  const thumbnail =
+    input.thumbnail === undefined ? { bytes: makePng(), name: 'avatar.png' } : input.thumbnail;
+  if (thumbnail)
+    form.set(
+      'thumbnail',
+      new Blob([new Uint8Array(thumbnail.bytes)], { type: thumbnail.type ?? 'image/png' }),
+      thumbnail.name,
+    );
+  return fetch(`${baseUrl}/api/auth/signup`, { method: 'POST', body: form, headers });
+}
+
+export function sessionCookieOf(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('dojo_session='));
+  if (!cookie) throw new Error('no session cookie in response');
+  return cookie.split(';')[0] ?? '';
+}
+
+export async function postJson(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A GET on a fresh connection (no keep-alive pool), for checks right after a server restart. */
+export function getOnFreshConnection(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** Opens the live socket; resolves with the HTTP status of a refused upgrade, or 101 when accepted. */
+export function tryLiveSocket(baseUrl: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers });
+    socket.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      resolve(101);
+      socket.close();
+    });
+    socket.on('error', (error) => reject(error));
+  });
+}
