@@ -1,5 +1,6 @@
 import { LIVE_PATH, type LiveDoc, type LiveTarget } from '../common';
 import { AuthClient } from './auth';
+import { ProjectsClient } from './projects';
 import { LiveClient, type LiveObserver, type SocketFactory, type SocketLike } from './live';
 import { Transport } from './transport';
 
@@ -24,6 +25,7 @@ export interface DojoClientOptions {
 
 export interface DojoClient {
   auth: AuthClient;
+  projects: ProjectsClient;
   /** Live subscription to a query or a document; returns the unsubscribe function. */
   subscribe<T extends LiveDoc>(target: LiveTarget, observer: LiveObserver<T>): () => void;
   live: LiveClient;
@@ -36,6 +38,7 @@ export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
   const baseUrl = options.baseUrl ?? '';
   const transport = new Transport({ baseUrl });
   const auth = new AuthClient(transport);
+  transport.onUnauthenticated = () => auth.handleSessionEnded();
 
   const origin = baseUrl || (typeof location === 'undefined' ? '' : location.origin);
   const liveUrl = `${origin.replace(/^http/, 'ws')}${LIVE_PATH}`;
@@ -53,6 +56,7 @@ export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
 
   return {
     auth,
+    projects: new ProjectsClient(transport),
     live,
     transport,
     subscribe: (target, observer) => live.subscribe(target, observer),

@@ -13,6 +13,8 @@ export class Transport {
   readonly baseUrl: string;
   private readonly keepsCookies = typeof document === 'undefined';
   private cookies = new Map<string, string>();
+  /** Called when the server answers 401 unauthenticated: the session is gone. */
+  onUnauthenticated: (() => void) | undefined;
 
   constructor({ baseUrl }: TransportOptions) {
     this.baseUrl = baseUrl.replace(/\/$/, '');
@@ -48,7 +50,11 @@ export class Transport {
       throw networkError();
     }
     this.rememberCookies(response);
-    if (!response.ok) throw await errorFromResponse(response);
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      if (error.code === 'unauthenticated') this.onUnauthenticated?.();
+      throw error;
+    }
     if (response.status === 204) return undefined as T;
     try {
       return (await response.json()) as T;

@@ -26,6 +26,11 @@ import { LocalDiskBlobStore } from './storage/blob-store';
 import { registerStorageRoutes } from './storage/storage-routes';
 import { StorageService } from './storage/storage-service';
 import { registerUsersRoutes } from './users/users-routes';
+import { PresenceService } from './presence/presence-service';
+import { projectsLiveSource } from './projects/projects-live-source';
+import { registerProjectsRoutes } from './projects/projects-routes';
+import { ProjectsService } from './projects/projects-service';
+import { newId } from './shared/ids';
 
 export interface DojoApp {
   server: FastifyInstance;
@@ -77,8 +82,26 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bucket: config.storageBucket,
     publicUrl: config.publicUrl,
   });
-  const auth = new AuthService({ db, storage, idTokens, changes: bus, log: server.log });
-  const hub = new LiveHub({ db, bus, sources: baseLiveSources, log: server.log });
+  const presence = new PresenceService({
+    db,
+    changes: bus,
+    instanceId: newId(),
+    graceMs: config.presenceGraceMs,
+    log: server.log,
+  });
+  const auth = new AuthService({ db, storage, idTokens, changes: bus, presence, log: server.log });
+  const projects = new ProjectsService({ db, changes: bus });
+  const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
+  const hub = new LiveHub({
+    db,
+    bus,
+    sources: { ...baseLiveSources, projects: projectsLiveSource },
+    log: server.log,
+    events: {
+      onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
+      onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
+    },
+  });
 
   registerErrorHandler(server);
   await server.register(fastifyHelmet, {
@@ -120,11 +143,16 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
   registerAuthRoutes(server, { auth, viewers, rateLimitPerMinute: config.authRateLimitPerMinute });
   registerUsersRoutes(server, { db, viewers });
+  registerProjectsRoutes(server, { projects, viewers });
   registerStorageRoutes(server, { storage, viewers });
   registerLiveRoutes(server, { hub, viewers });
   await registerWebApp(server, config.webRoot);
 
-  server.addHook('preClose', async () => hub.close());
+  server.addHook('onReady', async () => presence.start());
+  server.addHook('preClose', async () => {
+    hub.close();
+    await presence.stop();
+  });
   server.addHook('onClose', async () => {
     await bus.close();
     await database.close();

@@ -11,6 +11,7 @@ import {
   type FieldErrors,
 } from '../../common';
 import type { Database } from '../db/schema';
+import type { PresenceService } from '../presence/presence-service';
 import { isUniqueViolation, nowIso } from '../db/database';
 import { AppError, invalidArgument } from '../http/app-error';
 import { fieldErrorsOf } from '../http/validate';
@@ -18,7 +19,7 @@ import type { ChangeBus } from '../live/change-bus';
 import { safeFileName } from '../storage/object-names';
 import type { StorageService } from '../storage/storage-service';
 import { newId, newSecretToken } from '../shared/ids';
-import { findUserByEmailKey, setUserOnline, toUserProfile } from '../users/users-repository';
+import { findUserByEmailKey, toUserProfile } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
@@ -39,6 +40,7 @@ export interface SignedIn {
 }
 
 interface Deps {
+  presence: PresenceService;
   db: Kysely<Database>;
   storage: StorageService;
   idTokens: IdTokens;
@@ -140,9 +142,7 @@ export class AuthService {
       createdAt: now,
       expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
     });
-    if (await setUserOnline(db, user.id, true, now)) {
-      await this.deps.changes.publish([{ collection: 'users', id: user.id }]);
-    }
+    await this.deps.presence.markOnline(user.id, now);
     const profile = toUserProfile(user);
     return this.signedIn(
       { uid: user.id, email: user.email, displayName: profile.displayName, photoURL: profile.photoURL },
@@ -150,15 +150,14 @@ export class AuthService {
     );
   }
 
-  /** Ends the session everywhere (all its tabs, on every instance) and marks the user offline. */
+  /**
+   * Ends the session everywhere (all its tabs, on every instance) and marks the user offline, unless
+   * they are still connected through another session.
+   */
   async logOut(viewer: Viewer): Promise<void> {
-    const { db, changes } = this.deps;
-    await deleteSession(db, viewer.sessionHash);
-    const changed = await setUserOnline(db, viewer.uid, false, nowIso());
-    await changes.publish([
-      { collection: 'sessions', id: viewer.sessionHash },
-      ...(changed ? [{ collection: 'users' as const, id: viewer.uid }] : []),
-    ]);
+    await deleteSession(this.deps.db, viewer.sessionHash);
+    await this.deps.changes.publish([{ collection: 'sessions', id: viewer.sessionHash }]);
+    await this.deps.presence.sessionEnded(viewer);
   }
 
   async mintIdToken(viewer: Viewer): Promise<{ idToken: string; expiresIn: number }> {

@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { migrationProvider } from './migrations';
+import { migrationProviderFor } from './migrations';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -27,7 +27,7 @@ export interface DatabaseOptions {
 export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<DatabaseHandle> {
   const handle = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir);
   try {
-    await migrate(handle.db);
+    await migrate(handle.db, handle.dialect);
   } catch (error) {
     await handle.close();
     throw error;
@@ -61,8 +61,8 @@ function openPostgres(url: string): DatabaseHandle {
   return { db, dialect: 'postgres', postgresUrl: url, close: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProviderFor(dialect) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

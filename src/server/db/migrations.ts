@@ -1,71 +1,156 @@
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from './database';
 
 /**
  * One ordered list of migrations for both dialects. Anything dialect-specific must stay inside this
  * folder; so far the schema builder covers both.
  */
-const migrations: Record<string, Migration> = {
-  '0001_accounts': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('users')
-        .addColumn('id', 'text', (column) => column.primaryKey())
-        .addColumn('email', 'text', (column) => column.notNull())
-        .addColumn('email_key', 'text', (column) => column.notNull().unique())
-        .addColumn('password_hash', 'text', (column) => column.notNull())
-        .addColumn('display_name', 'text', (column) => column.notNull())
-        .addColumn('photo_url', 'text', (column) => column.notNull())
-        .addColumn('online', 'integer', (column) => column.notNull().defaultTo(0))
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('updated_at', 'text', (column) => column.notNull())
-        .execute();
-      await db.schema.createIndex('users_display_name').on('users').columns(['display_name', 'id']).execute();
+function buildMigrations(dialect: DialectName): Record<string, Migration> {
+  // An ever-increasing integer key: SQLite's AUTOINCREMENT rowid, PostgreSQL's identity column.
+  const addSequenceKey = <T extends CreateTableBuilder<string, never>>(table: T): T =>
+    (dialect === 'sqlite'
+      ? table.addColumn('seq', 'integer', (column) => column.primaryKey().autoIncrement())
+      : table.addColumn('seq', 'bigint', (column) => column.primaryKey().generatedAlwaysAsIdentity())) as T;
 
-      await db.schema
-        .createTable('sessions')
-        .addColumn('token_hash', 'text', (column) => column.primaryKey())
-        .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('created_at', 'text', (column) => column.notNull())
-        .addColumn('expires_at', 'text', (column) => column.notNull())
-        .execute();
-      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+  return {
+    '0001_accounts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('users')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('email', 'text', (column) => column.notNull())
+          .addColumn('email_key', 'text', (column) => column.notNull().unique())
+          .addColumn('password_hash', 'text', (column) => column.notNull())
+          .addColumn('display_name', 'text', (column) => column.notNull())
+          .addColumn('photo_url', 'text', (column) => column.notNull())
+          .addColumn('online', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('users_display_name')
+          .on('users')
+          .columns(['display_name', 'id'])
+          .execute();
 
-      await db.schema
-        .createTable('settings')
-        .addColumn('key', 'text', (column) => column.primaryKey())
-        .addColumn('value', 'text', (column) => column.notNull())
-        .execute();
+        await db.schema
+          .createTable('sessions')
+          .addColumn('token_hash', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('expires_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
 
-      await db.schema
-        .createTable('storage_objects')
-        .addColumn('bucket', 'text', (column) => column.notNull())
-        .addColumn('name', 'text', (column) => column.notNull())
-        .addColumn('generation', 'text', (column) => column.notNull())
-        .addColumn('metageneration', 'integer', (column) => column.notNull())
-        .addColumn('size', 'bigint', (column) => column.notNull())
-        .addColumn('md5_hash', 'text', (column) => column.notNull())
-        .addColumn('content_type', 'text', (column) => column.notNull())
-        .addColumn('cache_control', 'text')
-        .addColumn('content_disposition', 'text')
-        .addColumn('content_encoding', 'text')
-        .addColumn('content_language', 'text')
-        .addColumn('custom_metadata', 'text')
-        .addColumn('download_tokens', 'text', (column) => column.notNull())
-        .addColumn('blob_key', 'text', (column) => column.notNull())
-        .addColumn('owner_uid', 'text')
-        .addColumn('time_created', 'text', (column) => column.notNull())
-        .addColumn('updated', 'text', (column) => column.notNull())
-        .addPrimaryKeyConstraint('storage_objects_pk', ['bucket', 'name'])
-        .execute();
-      await db.schema
-        .createIndex('storage_objects_owner')
-        .on('storage_objects')
-        .column('owner_uid')
-        .execute();
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'text', (column) => column.primaryKey())
+          .addColumn('value', 'text', (column) => column.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('storage_objects')
+          .addColumn('bucket', 'text', (column) => column.notNull())
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('generation', 'text', (column) => column.notNull())
+          .addColumn('metageneration', 'integer', (column) => column.notNull())
+          .addColumn('size', 'bigint', (column) => column.notNull())
+          .addColumn('md5_hash', 'text', (column) => column.notNull())
+          .addColumn('content_type', 'text', (column) => column.notNull())
+          .addColumn('cache_control', 'text')
+          .addColumn('content_disposition', 'text')
+          .addColumn('content_encoding', 'text')
+          .addColumn('content_language', 'text')
+          .addColumn('custom_metadata', 'text')
+          .addColumn('download_tokens', 'text', (column) => column.notNull())
+          .addColumn('blob_key', 'text', (column) => column.notNull())
+          .addColumn('owner_uid', 'text')
+          .addColumn('time_created', 'text', (column) => column.notNull())
+          .addColumn('updated', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('storage_objects_pk', ['bucket', 'name'])
+          .execute();
+        await db.schema
+          .createIndex('storage_objects_owner')
+          .on('storage_objects')
+          .column('owner_uid')
+          .execute();
+      },
     },
-  },
-};
+    '0002_projects_comments_presence': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('projects')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('details', 'text', (column) => column.notNull())
+          .addColumn('due_date', 'text', (column) => column.notNull())
+          .addColumn('category', 'text', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull().references('users.id'))
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('projects_created')
+          .on('projects')
+          .columns(['created_at', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('projects_category_created')
+          .on('projects')
+          .columns(['category', 'created_at', 'id'])
+          .execute();
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => migrations,
-};
+        await db.schema
+          .createTable('project_assignees')
+          .addColumn('project_id', 'text', (column) =>
+            column.notNull().references('projects.id').onDelete('cascade'),
+          )
+          .addColumn('user_id', 'text', (column) => column.notNull().references('users.id'))
+          .addColumn('position', 'integer', (column) => column.notNull())
+          .addPrimaryKeyConstraint('project_assignees_pk', ['project_id', 'user_id'])
+          .execute();
+        await db.schema
+          .createIndex('project_assignees_user')
+          .on('project_assignees')
+          .columns(['user_id', 'project_id'])
+          .execute();
+
+        await addSequenceKey(db.schema.createTable('comments'))
+          .addColumn('id', 'text', (column) => column.notNull().unique())
+          .addColumn('project_id', 'text', (column) =>
+            column.notNull().references('projects.id').onDelete('cascade'),
+          )
+          .addColumn('author_id', 'text', (column) => column.notNull().references('users.id'))
+          .addColumn('content', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('comments_project')
+          .on('comments')
+          .columns(['project_id', 'seq'])
+          .execute();
+
+        await db.schema
+          .createTable('live_presence')
+          .addColumn('instance_id', 'text', (column) => column.notNull())
+          .addColumn('session_hash', 'text', (column) => column.notNull())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('last_seen_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('live_presence_pk', ['instance_id', 'session_hash'])
+          .execute();
+        await db.schema
+          .createIndex('live_presence_user')
+          .on('live_presence')
+          .columns(['user_id', 'last_seen_at'])
+          .execute();
+      },
+    },
+  };
+}
+
+export const migrationProviderFor = (dialect: DialectName): MigrationProvider => ({
+  getMigrations: async () => buildMigrations(dialect),
+});

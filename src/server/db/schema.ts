@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Timestamps are ISO 8601 UTC strings with milliseconds in both dialects, so
  * they sort as text and travel unchanged; booleans are 0/1 integers so both dialects read the same.
@@ -52,7 +54,47 @@ export interface StorageObjectsTable {
   updated: string;
 }
 
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  details: string;
+  /** Calendar day YYYY-MM-DD. */
+  due_date: string;
+  category: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface ProjectAssigneesTable {
+  project_id: string;
+  user_id: string;
+  /** Order in which the creator assigned them. */
+  position: number;
+}
+
+export interface CommentsTable {
+  /** Commit order: comments are listed by it, so each client's comments keep the order it sent them. */
+  seq: Generated<number>;
+  id: string;
+  project_id: string;
+  author_id: string;
+  content: string;
+  created_at: string;
+}
+
+/** One row per live session per instance, refreshed while its sockets are open (presence). */
+export interface LivePresenceTable {
+  instance_id: string;
+  session_hash: string;
+  user_id: string;
+  last_seen_at: string;
+}
+
 export interface Database {
+  projects: ProjectsTable;
+  project_assignees: ProjectAssigneesTable;
+  comments: CommentsTable;
+  live_presence: LivePresenceTable;
   users: UsersTable;
   sessions: SessionsTable;
   settings: SettingsTable;

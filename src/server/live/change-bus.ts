@@ -6,6 +6,8 @@ export interface Change {
   /** `sessions`: the session with this id (its hash) ended; its sockets are signed out everywhere. */
   collection: LiveCollection | 'sessions';
   id: string;
+  /** `comments`: only the document's comments changed, so list queries need not re-run. */
+  scope?: 'comments';
 }
 
 /** `resync` asks every subscription to re-evaluate, e.g. after notifications may have been missed. */

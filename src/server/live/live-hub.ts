@@ -186,6 +186,7 @@ export class LiveHub {
         for (const group of this.groups.values()) {
           if (group.target.collection !== change.collection) continue;
           if (group.target.kind === 'doc' && group.target.id !== change.id) continue;
+          if (group.target.kind === 'query' && change.scope === 'comments') continue;
           this.dirtyGroups.add(group.key);
         }
       }

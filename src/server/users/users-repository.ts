@@ -18,18 +18,3 @@ export const findUserByEmailKey = (db: Kysely<Database>, emailKey: string) =>
 
 export const findUserById = (db: Kysely<Database>, id: string) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-
-export async function setUserOnline(
-  db: Kysely<Database>,
-  id: string,
-  online: boolean,
-  now: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ online: online ? 1 : 0, updated_at: now })
-    .where('id', '=', id)
-    .where('online', '=', online ? 0 : 1)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}

@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { describe, it, expect } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+/** Runs loadConfig expecting a ConfigError and returns it. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+const problemFor = (error: ConfigError, variable: string) =>
+  error.problems.filter((problem) => problem.startsWith(`${variable}:`));
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(path.basename(config.dataDir)).toBe('data');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.publicUrl).toBeUndefined();
+    expect(config.storageBucket).toBe('dojo');
+    expect(config.appCheckEnforced).toBe(false);
+  });
+
+  it('does not read process.env when given an environment', () => {
+    const previous = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfig({}).port).toBe(3000);
+    } finally {
+      if (previous === undefined) delete process.env.PORT;
+      else process.env.PORT = previous;
+    }
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/srv/dojo',
+      DATABASE_URL: 'postgres://u:p@db:5432/dojo',
+      APP_CHECK_ENFORCED: 'true',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.dataDir).toBe(path.resolve('/srv/dojo'));
+    expect(config.databaseUrl).toBe('postgres://u:p@db:5432/dojo');
+    expect(config.appCheckEnforced).toBe(true);
+  });
+
+  it('accepts postgresql:// as well as postgres://', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/dojo' }).databaseUrl).toBe('postgresql://db/dojo');
+  });
+
+  it('resolves a relative DATA_DIR to an absolute path', () => {
+    expect(loadConfig({ DATA_DIR: 'var/dojo' }).dataDir).toBe(path.resolve('var/dojo'));
+  });
+
+  it('refuses a non-numeric PORT, naming the variable', () => {
+    const error = configError({ PORT: 'abc' });
+    expect(problemFor(error, 'PORT')).toHaveLength(1);
+    expect(error.message).toContain('PORT');
+  });
+
+  it('refuses an out-of-range PORT', () => {
+    expect(problemFor(configError({ PORT: '70000' }), 'PORT')).toHaveLength(1);
+    expect(problemFor(configError({ PORT: '-1' }), 'PORT')).toHaveLength(1);
+  });
+
+  it('refuses a non-integer PORT', () => {
+    expect(problemFor(configError({ PORT: '80.5' }), 'PORT')).toHaveLength(1);
+  });
+
+  it('refuses a non-PostgreSQL DATABASE_URL', () => {
+    const error = configError({ DATABASE_URL: 'mysql://x' });
+    expect(problemFor(error, 'DATABASE_URL')).toHaveLength(1);
+    expect(error.problems).toHaveLength(1);
+  });
+
+  it('lists every bad value at once', () => {
+    const error = configError({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      PUBLIC_URL: 'not a url',
+      STORAGE_BUCKET: 'bad/bucket',
+      LOG_LEVEL: 'loud',
+    });
+    for (const variable of ['PORT', 'DATABASE_URL', 'PUBLIC_URL', 'STORAGE_BUCKET', 'LOG_LEVEL']) {
+      expect(problemFor(error, variable), variable).toHaveLength(1);
+    }
+    expect(error.problems).toHaveLength(5);
+    for (const variable of ['PORT', 'DATABASE_URL', 'PUBLIC_URL']) expect(error.message).toContain(variable);
+  });
+
+  it('removes a trailing slash from PUBLIC_URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://dojo.example.com/' }).publicUrl).toBe(
+      'https://dojo.example.com',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/dojo/' }).publicUrl).toBe(
+      'https://example.com/dojo',
+    );
+  });
+
+  it('leaves a PUBLIC_URL without a trailing slash alone', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/dojo' }).publicUrl).toBe('https://example.com/dojo');
+  });
+});

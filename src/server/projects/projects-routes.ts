@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PROJECT_CATEGORIES, type Comment, type Project } from '../../common';
+import type { ViewerResolver } from '../auth/viewer';
+import { parseInput } from '../http/validate';
+import type { ProjectsService } from './projects-service';
+
+const ListQuerySchema = z.object({
+  category: z.enum(PROJECT_CATEGORIES).optional(),
+  assignedTo: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+/** Thin routes: authenticate, hand the raw input to the service (which validates and authorizes), present. */
+export function registerProjectsRoutes(
+  app: FastifyInstance,
+  deps: { projects: ProjectsService; viewers: ViewerResolver },
+): void {
+  const { projects, viewers } = deps;
+
+  app.get('/api/projects', async (request): Promise<{ projects: Project[] }> => {
+    await viewers.requireViewer(request);
+    const query = parseInput(ListQuerySchema, request.query);
+    return {
+      projects: await projects.list({
+        category: query.category,
+        assignedTo: query.assignedTo,
+        orderBy: { column: 'created_at', direction: 'desc' },
+        limit: query.limit,
+      }),
+    };
+  });
+
+  app.post('/api/projects', async (request, reply): Promise<{ project: Project }> => {
+    const viewer = await viewers.requireViewer(request);
+    const project = await projects.create(viewer, request.body);
+    reply.status(201);
+    return { project };
+  });
+
+  app.get('/api/projects/:id', async (request): Promise<{ project: Project }> => {
+    await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    return { project: await projects.get(id) };
+  });
+
+  app.delete('/api/projects/:id', async (request, reply) => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    await projects.complete(viewer, id);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/projects/:id/comments', async (request, reply): Promise<{ comment: Comment }> => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    const comment = await projects.addComment(viewer, id, request.body);
+    reply.status(201);
+    return { comment };
+  });
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from 'kysely';
+import { AddCommentSchema, CreateProjectSchema, messages, type Comment, type Project } from '../../common';
+import type { Viewer } from '../auth/viewer';
+import type { Database } from '../db/schema';
+import { nowIso } from '../db/database';
+import { forbidden, invalidArgument, notFound } from '../http/app-error';
+import { parseInput } from '../http/validate';
+import type { ChangeBus } from '../live/change-bus';
+import { newId } from '../shared/ids';
+import { findProject, getProjectWithComments, queryProjects, type ProjectQuery } from './projects-repository';
+
+/**
+ * Project rules. The server owns ids, timestamps and `createdBy` (ORIGINAL-FLAWS #4, #12); changes are
+ * published only after their transaction commits.
+ */
+export class ProjectsService {
+  constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {}
+
+  list(query: ProjectQuery): Promise<Project[]> {
+    return queryProjects(this.deps.db, query);
+  }
+
+  async get(id: string): Promise<Project> {
+    const project = await getProjectWithComments(this.deps.db, id);
+    if (!project) throw notFound(messages.projectNotFound);
+    return project;
+  }
+
+  async create(viewer: Viewer, body: unknown): Promise<Project> {
+    const input = parseInput(CreateProjectSchema, body);
+    const { db, changes } = this.deps;
+    const id = newId();
+    await db.transaction().execute(async (trx) => {
+      const known = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', 'in', input.assignedUserIds)
+        .execute();
+      if (known.length !== input.assignedUserIds.length) {
+        throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
+      }
+      await trx
+        .insertInto('projects')
+        .values({
+          id,
+          name: input.name,
+          details: input.details,
+          due_date: input.dueDate,
+          category: input.category,
+          created_by: viewer.uid,
+          created_at: nowIso(),
+        })
+        .execute();
+      await trx
+        .insertInto('project_assignees')
+        .values(
+          input.assignedUserIds.map((userId, position) => ({ project_id: id, user_id: userId, position })),
+        )
+        .execute();
+    });
+    await changes.publish([{ collection: 'projects', id }]);
+    return this.get(id);
+  }
+
+  /** 'Mark as Complete' deletes the project; only its creator may. */
+  async complete(viewer: Viewer, id: string): Promise<void> {
+    const { db, changes } = this.deps;
+    const project = await findProject(db, id);
+    if (!project) throw notFound(messages.projectNotFound);
+    if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
+    await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
+    await changes.publish([{ collection: 'projects', id }]);
+  }
+
+  /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
+  async addComment(viewer: Viewer, projectId: string, body: unknown): Promise<Comment> {
+    const { content } = parseInput(AddCommentSchema, body);
+    const { db, changes } = this.deps;
+    const comment = { id: newId(), created_at: nowIso() };
+    const inserted = await db
+      .insertInto('comments')
+      .columns(['id', 'project_id', 'author_id', 'content', 'created_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('projects')
+          .select([
+            eb.val(comment.id).as('id'),
+            'projects.id as project_id',
+            eb.val(viewer.uid).as('author_id'),
+            eb.val(content).as('content'),
+            eb.val(comment.created_at).as('created_at'),
+          ])
+          .where('projects.id', '=', projectId),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) throw notFound(messages.projectNotFound);
+    await changes.publish([{ collection: 'projects', id: projectId, scope: 'comments' }]);
+    return {
+      id: comment.id,
+      authorId: viewer.uid,
+      displayName: viewer.displayName,
+      photoURL: viewer.photoURL,
+      content,
+      createdAt: comment.created_at,
+    };
+  }
+}
