@@ -48,8 +48,13 @@ describe('sniffRasterImage', () => {
       expect(sniffRasterImage(head)).toBe('image/webp');
     });
 
-    it('BMP', () => {
-      expect(sniffRasterImage(padded(concat(text('BM'), bytes(0x36, 0x00, 0x0c, 0x00))))).toBe('image/bmp');
+    it('BMP (file header, zero reserved bytes, 40-byte BITMAPINFOHEADER)', () => {
+      const fileHeader = concat(text('BM'), bytes(0x3a, 0, 0, 0), bytes(0, 0, 0, 0), bytes(0x36, 0, 0, 0));
+      expect(sniffRasterImage(padded(concat(fileHeader, bytes(40, 0, 0, 0)), 32))).toBe('image/bmp');
+    });
+
+    it('not text that merely starts with "BM"', () => {
+      expect(sniffRasterImage(text('BMW owners club meeting notes, 2026'))).toBeNull();
     });
 
     it('AVIF (ftypavif at offset 4)', () => {

@@ -10,7 +10,9 @@ export class ProjectsClient {
   }
 
   async get(id: string): Promise<Project> {
-    return (await this.transport.request<{ project: Project }>('GET', `/api/projects/${encodeURIComponent(id)}`)).project;
+    return (
+      await this.transport.request<{ project: Project }>('GET', `/api/projects/${encodeURIComponent(id)}`)
+    ).project;
   }
 
   /** 'Mark as Complete': deletes the project; only its creator may. */

@@ -31,7 +31,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
 
   const sendIndex = (reply: FastifyReply, status: number) => {
     const nonce = reply.cspNonce?.style ?? '';
-    const html = (indexHtml ?? '').replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`);
+    const html = (indexHtml ?? '').replace('</head>', `<meta name="csp-nonce" content="${nonce}"></head>`);
     return reply
       .status(status)
       .header('cache-control', 'no-cache')

@@ -1,0 +1,19 @@
+import { BrowserRouter } from 'react-router';
+import { useAuthContext } from '../features/auth/auth-context';
+import { AppRoutes } from './app-routes';
+import { Layout } from './layout';
+
+export function App() {
+  const { authIsReady } = useAuthContext();
+
+  // Spec §2: nothing is rendered until the first auth state is known (one quick session request).
+  if (!authIsReady) return null;
+
+  return (
+    <BrowserRouter>
+      <Layout>
+        <AppRoutes />
+      </Layout>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,7 @@
+import { createDojoClient } from '../../sdk';
+
+/**
+ * The one SDK client of the app. A module-level singleton so that the auth state, the live socket
+ * and its subscriptions are shared by every screen (one WebSocket per tab).
+ */
+export const dojo = createDojoClient();

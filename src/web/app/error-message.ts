@@ -1,0 +1,40 @@
+import { messages, type FieldErrors } from '../../common';
+import { DojoError } from '../../sdk';
+
+/** The human message of a failed SDK call; anything unexpected gets the generic one (no raw errors). */
+export function errorMessage(error: unknown): string {
+  return error instanceof DojoError ? error.message : messages.internal;
+}
+
+/** Per-field problems the server sent with a failed call, if any. */
+export function errorFields(error: unknown): FieldErrors {
+  return error instanceof DojoError && error.fields ? error.fields : {};
+}
+
+interface IssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** The first message per top-level field of a failed zod parse, keyed like the form's input names. */
+export function fieldErrorsFromIssues(issues: readonly IssueLike[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && !(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}
+
+/** Moves focus to the first control (in page order) that has a problem, so keyboard and screen reader
+ * users land on it and hear its message. */
+export function focusFirstInvalid(form: HTMLFormElement, fields: FieldErrors): void {
+  for (const element of Array.from(form.elements)) {
+    if (element instanceof HTMLElement && 'name' in element && typeof element.name === 'string') {
+      if (element.name in fields) {
+        element.focus();
+        return;
+      }
+    }
+  }
+}

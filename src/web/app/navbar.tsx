@@ -1,0 +1,45 @@
+import { NavLink } from 'react-router';
+import { TempleIcon } from '../components/icons';
+import { useAuthContext } from '../features/auth/auth-context';
+import { useLogout } from '../features/auth/use-logout';
+import { APP_NAME } from './use-document-title';
+import './navbar.css';
+
+export function Navbar() {
+  const { user } = useAuthContext();
+  const { logout, error, isPending } = useLogout();
+
+  return (
+    <header className="navbar">
+      <div className="navbar-inner">
+        <h1 className="brand">
+          <TempleIcon className="brand-logo" />
+          <span>{APP_NAME}</span>
+        </h1>
+        {user ? (
+          <div className="navbar-actions">
+            <button className="btn" type="button" onClick={() => void logout()} disabled={isPending}>
+              {isPending ? 'Logging out...' : 'Logout'}
+            </button>
+          </div>
+        ) : (
+          <nav aria-label="Account">
+            <ul className="navbar-links">
+              <li>
+                <NavLink to="/login">Login</NavLink>
+              </li>
+              <li>
+                <NavLink to="/signup">Signup</NavLink>
+              </li>
+            </ul>
+          </nav>
+        )}
+      </div>
+      {user && error && (
+        <p className="error navbar-error" role="alert">
+          {error}
+        </p>
+      )}
+    </header>
+  );
+}

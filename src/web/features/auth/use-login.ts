@@ -1,0 +1,27 @@
+import { useState } from 'react';
+import type { LoginInput } from '../../../common';
+import { dojo } from '../../app/dojo-client';
+import { errorMessage } from '../../app/error-message';
+import { useAuthContext } from './auth-context';
+
+export function useLogin() {
+  const { dispatch } = useAuthContext();
+  const [error, setError] = useState<string | null>(null);
+  const [isPending, setIsPending] = useState(false);
+
+  const login = async (input: LoginInput): Promise<void> => {
+    setError(null);
+    setIsPending(true);
+    try {
+      // The server marks the profile online (spec §4 "Login").
+      const user = await dojo.auth.logIn(input);
+      setIsPending(false);
+      dispatch({ type: 'LOGIN', payload: user });
+    } catch (caught) {
+      setError(errorMessage(caught));
+      setIsPending(false);
+    }
+  };
+
+  return { login, error, isPending };
+}

@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import { dojo } from '../../app/dojo-client';
+import { errorMessage } from '../../app/error-message';
+import { useAuthContext } from './auth-context';
+
+export function useLogout() {
+  const { dispatch } = useAuthContext();
+  const [error, setError] = useState<string | null>(null);
+  const [isPending, setIsPending] = useState(false);
+
+  const logout = async (): Promise<void> => {
+    setError(null);
+    setIsPending(true);
+    try {
+      // The server marks the profile offline, then ends the session (spec §4 "Logout").
+      await dojo.auth.logOut();
+      setIsPending(false);
+      dispatch({ type: 'LOGOUT' });
+    } catch (caught) {
+      setError(errorMessage(caught));
+      setIsPending(false);
+    }
+  };
+
+  return { logout, error, isPending };
+}
