@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardQuery, type Project, type UserProfile } from '../../common';
+import {
+  createTestDatabaseUrl,
+  dropTestDatabase,
+  startTestServer,
+  testDatabaseEngine,
+  type TestServer,
+} from '../../../test/support/test-server';
+import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
+
+/**
+ * Scale-out: two instances on one PostgreSQL database. Changes made through one reach subscribers of
+ * the other through LISTEN/NOTIFY. (SQLite is single-process by design, so this runs on PostgreSQL only;
+ * the SQLite project runs the same file and checks that its one instance reports the embedded engine.)
+ */
+const engine = testDatabaseEngine();
+
+describe.runIf(engine === 'postgres')('two instances on one PostgreSQL database', () => {
+  let databaseUrl: string;
+  let first: TestServer;
+  let second: TestServer;
+  let alice: SignedInClient;
+  let bob: SignedInClient;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabaseUrl();
+    first = await startTestServer({ databaseUrl, configOverrides: { presenceGraceMs: 2000 } });
+    second = await startTestServer({ databaseUrl, configOverrides: { presenceGraceMs: 2000 } });
+    alice = await signUpClient(first.url, 'alice');
+    bob = await signUpClient(second.url, 'bob');
+  });
+  afterAll(async () => {
+    alice.client.close();
+    bob.client.close();
+    await first.stop();
+    await second.stop();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('delivers a project created on one instance to a subscriber on the other', async () => {
+    const list = new LiveRecorder<Project>(alice.client, dashboardQuery('all', alice.user.uid, 50));
+    await list.until(() => true);
+    const project = await bob.client.projects.create({
+      name: 'Cross-instance',
+      details: 'made on the second instance',
+      dueDate: tomorrow(),
+      category: 'design',
+      assignedUserIds: [alice.user.uid],
+    });
+    await list.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'the project on instance one');
+    await bob.client.projects.addComment(project.id, { content: 'hello from two' });
+    const page = new LiveRecorder<Project>(alice.client, {
+      kind: 'doc',
+      collection: 'projects',
+      id: project.id,
+    });
+    await page.until((docs) => docs[0]?.comments?.length === 1);
+    await bob.client.projects.complete(project.id);
+    await page.until((docs) => docs.length === 0, 10_000, 'deletion seen on instance one');
+  });
+
+  it('accepts the id token minted by one instance on the other (shared key)', async () => {
+    const token = await alice.client.auth.getIdToken();
+    const response = await fetch(`${second.url}/api/users`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('keeps presence across instances: online while connected to either, offline after both close', async () => {
+    const users = new LiveRecorder<UserProfile>(alice.client, { kind: 'query', collection: 'users' });
+    await users.until((docs) => docs.find((u) => u.id === bob.user.uid)?.online === true);
+    const bobsUsers = new LiveRecorder<UserProfile>(bob.client, { kind: 'query', collection: 'users' });
+    await bobsUsers.until(() => true);
+    bob.client.close();
+    await users.until(
+      (docs) => docs.find((u) => u.id === bob.user.uid)?.online === false,
+      10_000,
+      'bob offline on instance one',
+    );
+  });
+});
+
+describe.runIf(engine === 'sqlite')('embedded engine', () => {
+  it('runs on SQLite in one process', async () => {
+    const server = await startTestServer();
+    try {
+      const health = await fetch(`${server.url}/api/health`);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'sqlite' });
+    } finally {
+      await server.stop();
+    }
+  });
+});

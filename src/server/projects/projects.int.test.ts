@@ -1,0 +1,314 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  COMMENT_MAX_LENGTH,
+  dashboardQuery,
+  messages,
+  type CreateProjectInput,
+  type Project,
+} from '../../common';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
+import { postJson } from '../../../test/helpers/fixtures';
+
+let server: TestServer;
+let mario: SignedInClient;
+let luigi: SignedInClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [mario, luigi] = await Promise.all([signUpClient(server.url, 'mario'), signUpClient(server.url, 'luigi')]);
+});
+afterAll(async () => {
+  mario.client.close();
+  luigi.client.close();
+  await server.stop();
+});
+
+const validProject = (
+  assignedUserIds: string[],
+  overrides: Partial<CreateProjectInput> = {},
+): CreateProjectInput => ({
+  name: 'Create new website',
+  details: 'Landing page, pricing and blog.',
+  dueDate: tomorrow(),
+  category: 'development',
+  assignedUserIds,
+  ...overrides,
+});
+
+async function api(client: SignedInClient | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  const cookie = client?.client.transport.cookieHeader();
+  if (cookie) headers.cookie = cookie;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+}
+
+describe('signed out', () => {
+  it.each([
+    ['GET', '/api/projects'],
+    ['POST', '/api/projects'],
+    ['GET', '/api/projects/x'],
+    ['DELETE', '/api/projects/x'],
+    ['POST', '/api/projects/x/comments'],
+  ])('%s %s answers 401', async (method, path) => {
+    const response = await api(null, method, path, method === 'POST' ? {} : undefined);
+    expect(response.status).toBe(401);
+    expect(response.body?.error.code).toBe('unauthenticated');
+  });
+});
+
+describe('POST /api/projects', () => {
+  it('names every missing field with the spec messages and creates nothing', async () => {
+    const before = (await api(mario, 'GET', '/api/projects')).body?.projects.length;
+    const response = await api(mario, 'POST', '/api/projects', {});
+    expect(response.status).toBe(400);
+    expect(response.body?.error.fields).toEqual({
+      name: messages.projectNameRequired,
+      details: messages.projectDetailsRequired,
+      dueDate: messages.dueDateRequired,
+      category: messages.categoryRequired,
+      assignedUserIds: messages.assigneesRequired,
+    });
+    expect((await api(mario, 'GET', '/api/projects')).body?.projects.length).toBe(before);
+  });
+
+  it.each([
+    ['an unknown category', { category: 'cooking' }, 'category', messages.categoryRequired],
+    ['no assignees', { assignedUserIds: [] }, 'assignedUserIds', messages.assigneesRequired],
+    ['an impossible date', { dueDate: '2026-02-30' }, 'dueDate', messages.dueDateInvalid],
+    ['a blank name', { name: '   ' }, 'name', messages.projectNameRequired],
+  ])('refuses %s', async (_label, overrides, field, message) => {
+    const response = await api(mario, 'POST', '/api/projects', {
+      ...validProject([mario.user.uid]),
+      ...overrides,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body?.error.fields[field]).toBe(message);
+  });
+
+  it('refuses unknown user ids', async () => {
+    const response = await api(
+      mario,
+      'POST',
+      '/api/projects',
+      validProject([mario.user.uid, 'no-such-user']),
+    );
+    expect(response.status).toBe(400);
+    expect(response.body?.error.fields.assignedUserIds).toBe(messages.unknownAssignee);
+  });
+
+  it('creates the project with createdBy from the session (never the body) and a server timestamp', async () => {
+    const before = Date.now();
+    const response = await api(
+      mario,
+      'POST',
+      '/api/projects',
+      Object.assign(validProject([luigi.user.uid, mario.user.uid], { name: '  Trimmed name  ' }), {
+        createdBy: { id: luigi.user.uid, displayName: 'luigi', photoURL: '' },
+        createdAt: '2000-01-01T00:00:00.000Z',
+      }),
+    );
+    expect(response.status).toBe(201);
+    const project = response.body?.project as Project;
+    expect(project.name).toBe('Trimmed name');
+    expect(project.createdBy).toEqual({
+      id: mario.user.uid,
+      displayName: 'mario',
+      photoURL: mario.user.photoURL,
+    });
+    expect(Date.parse(project.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(project.assignedUsersList.map((user) => user.displayName)).toEqual(['luigi', 'mario']);
+    expect(project.dueDate).toBe(tomorrow());
+    expect(project.comments).toEqual([]);
+  });
+
+  it('refuses a create posted from another site', async () => {
+    const response = await fetch(`${server.url}/api/projects`, {
+      method: 'POST',
+      headers: {
+        cookie: mario.client.transport.cookieHeader() ?? '',
+        origin: 'https://evil.example',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(validProject([mario.user.uid])),
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe('live dashboard', () => {
+  it('sends a snapshot, then each new project to every matching filter, filtered on the server', async () => {
+    const all = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
+    const mine = new LiveRecorder<Project>(luigi.client, dashboardQuery('mine', luigi.user.uid, 50));
+    const design = new LiveRecorder<Project>(luigi.client, dashboardQuery('design', luigi.user.uid, 50));
+    await Promise.all([all.until(() => true), mine.until(() => true), design.until(() => true)]);
+
+    const forLuigi = await mario.client.projects.create(
+      validProject([luigi.user.uid], { name: 'For luigi', category: 'design' }),
+    );
+    const notForLuigi = await mario.client.projects.create(
+      validProject([mario.user.uid], { name: 'Not for luigi', category: 'sales' }),
+    );
+
+    const allDocs = await all.until(
+      (docs) => docs.some((p) => p.id === notForLuigi.id),
+      10_000,
+      'both projects in all',
+    );
+    expect(allDocs[0]?.id).toBe(notForLuigi.id); // newest first
+    expect(allDocs[1]?.id).toBe(forLuigi.id);
+    await mine.until((docs) => docs.some((p) => p.id === forLuigi.id));
+    await design.until((docs) => docs.some((p) => p.id === forLuigi.id));
+    expect(mine.docs?.some((p) => p.id === notForLuigi.id)).toBe(false);
+    expect(design.docs?.every((p) => p.category === 'design')).toBe(true);
+    expect(allDocs.every((p) => p.comments === undefined)).toBe(true);
+    [all, mine, design].forEach((recorder) => recorder.unsubscribe());
+  });
+
+  it('refuses a live query on an unknown field', async () => {
+    const recorder = new LiveRecorder(luigi.client, {
+      kind: 'query',
+      collection: 'projects',
+      where: [{ field: 'details', op: '==', value: 'x' }],
+    });
+    await expect.poll(() => recorder.error?.message, { timeout: 5000 }).toBe(messages.badRequest);
+  });
+});
+
+describe('DELETE /api/projects/:id (Mark as Complete)', () => {
+  it('answers 404 for a missing project', async () => {
+    const response = await api(mario, 'DELETE', '/api/projects/nope');
+    expect(response.status).toBe(404);
+    expect(response.body?.error.message).toBe(messages.noSuchDocument);
+  });
+
+  it('refuses anyone but the creator with 403 and keeps the project', async () => {
+    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
+    const response = await api(luigi, 'DELETE', `/api/projects/${project.id}`);
+    expect(response.status).toBe(403);
+    expect(response.body?.error.message).toBe(messages.onlyCreatorCompletes);
+    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(200);
+  });
+
+  it('lets the creator complete it, and removes it live from lists and open pages', async () => {
+    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
+    const list = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
+    const page = new LiveRecorder<Project>(luigi.client, {
+      kind: 'doc',
+      collection: 'projects',
+      id: project.id,
+    });
+    await list.until((docs) => docs.some((p) => p.id === project.id));
+    await page.until((docs) => docs.length === 1);
+
+    await mario.client.projects.complete(project.id);
+    await list.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'removal from the list');
+    await page.until((docs) => docs.length === 0, 10_000, 'removal of the open document');
+    expect((await api(mario, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
+    list.unsubscribe();
+    page.unsubscribe();
+  });
+});
+
+describe('comments', () => {
+  let project: Project;
+  beforeAll(async () => {
+    project = await mario.client.projects.create(
+      validProject([mario.user.uid, luigi.user.uid], { name: 'Commented' }),
+    );
+  });
+
+  it.each([
+    ['empty', '', messages.commentRequired],
+    ['whitespace only', '  \n\t ', messages.commentRequired],
+    ['over 10000 characters', 'x'.repeat(COMMENT_MAX_LENGTH + 1), messages.commentTooLong],
+  ])('refuses an %s comment and stores nothing', async (_label, content, message) => {
+    const response = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, { content });
+    expect(response.status).toBe(400);
+    expect(response.body?.error.fields.content).toBe(message);
+    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).body?.project.comments).toEqual([]);
+  });
+
+  it('answers 404 for a comment on a missing project', async () => {
+    expect((await api(luigi, 'POST', '/api/projects/nope/comments', { content: 'hi' })).status).toBe(404);
+  });
+
+  it('adds a comment from the session user, kept as plain text, live on an open page', async () => {
+    const page = new LiveRecorder<Project>(mario.client, {
+      kind: 'doc',
+      collection: 'projects',
+      id: project.id,
+    });
+    await page.until((docs) => docs.length === 1);
+    const content = '<img src=x onerror=alert(1)> I can take the landing page.';
+    const comment = await luigi.client.projects.addComment(project.id, { content });
+    expect(comment).toMatchObject({ authorId: luigi.user.uid, displayName: 'luigi', content });
+    const [live] = await page.until((docs) => (docs[0]?.comments?.length ?? 0) === 1, 10_000, 'the comment');
+    expect(live?.comments?.[0]).toEqual(comment);
+    const exactlyMax = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, {
+      content: 'y'.repeat(COMMENT_MAX_LENGTH),
+    });
+    expect(exactlyMax.status).toBe(201);
+    page.unsubscribe();
+  });
+});
+
+describe('concurrent comments', () => {
+  it('keeps all 1,000 comments of 50 clients × 20, each client in its own order', async () => {
+    const project = await mario.client.projects.create(
+      validProject([mario.user.uid], { name: 'Busy project' }),
+    );
+    const cookie = mario.client.transport.cookieHeader() ?? '';
+    const clients = Array.from({ length: 50 }, (_, client) => client);
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let index = 0; index < 20; index += 1) {
+          const response = await postJson(
+            server.url,
+            `/api/projects/${project.id}/comments`,
+            { content: `c${client}-${index}` },
+            { cookie },
+          );
+          expect(response.status).toBe(201);
+        }
+      }),
+    );
+    const { body } = await api(mario, 'GET', `/api/projects/${project.id}`);
+    const comments = (body?.project as Project).comments ?? [];
+    expect(comments).toHaveLength(1000);
+    for (const client of clients) {
+      const own = comments
+        .filter((comment) => comment.content.startsWith(`c${client}-`))
+        .map((comment) => comment.content);
+      expect(own).toEqual(Array.from({ length: 20 }, (_, index) => `c${client}-${index}`));
+    }
+  }, 120_000);
+});
+
+describe('reconnect', () => {
+  it('misses no change while the socket is down: resubscribes and gets a fresh snapshot', async () => {
+    const list = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
+    await list.until(() => true);
+    luigi.client.live.dropConnection();
+    const made: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      made.push(
+        (await mario.client.projects.create(validProject([mario.user.uid], { name: `While away ${index}` })))
+          .id,
+      );
+    }
+    await list.until(
+      (docs) => made.every((id) => docs.some((p) => p.id === id)),
+      15_000,
+      'projects made while disconnected',
+    );
+    list.unsubscribe();
+  });
+});

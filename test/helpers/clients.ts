@@ -1,0 +1,78 @@
+import { WebSocket } from 'ws';
+import type { AuthUser, LiveDoc, LiveTarget } from '../../src/common';
+import { createDojoClient, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
+import { makePng, uniqueEmail } from './fixtures';
+
+export interface SignedInClient {
+  client: DojoClient;
+  user: AuthUser;
+  email: string;
+  password: string;
+}
+
+/** A real SDK client in Node (cookies kept by the SDK, `ws` for the live socket). */
+export function newClient(baseUrl: string): DojoClient {
+  return createDojoClient({ baseUrl, WebSocket: WebSocket as unknown as WebSocketConstructor });
+}
+
+export async function signUpClient(baseUrl: string, displayName = 'user'): Promise<SignedInClient> {
+  const client = newClient(baseUrl);
+  await client.auth.whenReady();
+  const email = uniqueEmail(displayName.replace(/\W/g, ''));
+  const password = 'correct horse battery';
+  const user = await client.auth.signUp({
+    email,
+    password,
+    displayName,
+    thumbnail: new Blob([new Uint8Array(makePng())], { type: 'image/png' }),
+    fileName: 'avatar.png',
+  });
+  return { client, user, email, password };
+}
+
+/** Records a live subscription's results; `until` waits (event-driven, with a timeout) for a condition. */
+export class LiveRecorder<T extends LiveDoc = LiveDoc> {
+  docs: T[] | undefined;
+  readonly history: T[][] = [];
+  error: Error | undefined;
+  private waiters: (() => void)[] = [];
+  readonly unsubscribe: () => void;
+
+  constructor(client: DojoClient, target: LiveTarget) {
+    this.unsubscribe = client.subscribe<T>(target, {
+      next: (docs) => {
+        this.docs = docs;
+        this.history.push(docs);
+        this.notify();
+      },
+      error: (error) => {
+        this.error = error;
+        this.notify();
+      },
+    });
+  }
+
+  until(condition: (docs: T[]) => boolean, timeoutMs = 10_000, what = 'live condition'): Promise<T[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.docs && condition(this.docs)) {
+          clearTimeout(timer);
+          this.waiters = this.waiters.filter((waiter) => waiter !== check);
+          resolve(this.docs);
+        }
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== check);
+        reject(new Error(`timed out waiting for ${what}; last docs: ${JSON.stringify(this.docs)?.slice(0, 500)}`));
+      }, timeoutMs);
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+export const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
