@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * One error vocabulary for server and SDK: codes are for programs, messages for humans.
  * The server maps each code to its HTTP status; the SDK turns every non-2xx body back into the code.
@@ -32,3 +33,12 @@ export interface ErrorBody {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorStatus, value);
 }
+
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    requestId: z.string().optional(),
+  }),
+});

@@ -15,6 +15,12 @@ import { createViewerResolver } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { AppError } from './http/app-error';
+import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
+import { authRouteDocs } from './auth/auth-route-docs';
+import { liveRouteDocs } from './live/live-route-docs';
+import { projectsRouteDocs } from './projects/projects-route-docs';
+import { storageRouteDocs } from './storage/storage-route-docs';
+import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
 import { isSameOrigin } from './http/origin';
 import { registerWebApp } from './http/web-app';
@@ -37,6 +43,8 @@ export interface DojoApp {
   config: Config;
   /** Starts listening on config.host:config.port; resolves to the base URL. */
   listen(): Promise<string>;
+  /** Every route registered, for the OpenAPI coverage test. */
+  registeredRoutes(): { method: string; url: string }[];
   /** Stops accepting, lets in-flight requests finish, closes sockets and the database. */
   close(): Promise<void>;
 }
@@ -72,6 +80,11 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     trustProxy: config.publicUrl !== undefined,
+  });
+
+  const routes: { method: string; url: string }[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
 
   const idTokens = await IdTokens.load(db);
@@ -137,6 +150,19 @@ export async function createApp(config: Config): Promise<DojoApp> {
     }
   });
 
+  const openApi = buildOpenApiDocument(
+    [
+      ...authRouteDocs,
+      ...usersRouteDocs,
+      ...projectsRouteDocs,
+      ...liveRouteDocs,
+      ...storageRouteDocs,
+      openApiRouteDoc,
+    ],
+    API_VERSION,
+  );
+  server.get('/api/openapi.json', async () => openApi);
+
   server.get('/api/health', async () => {
     await sql`select 1`.execute(db);
     return { status: 'ok', database: database.dialect };
@@ -167,6 +193,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
       const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       return `http://${host}:${port}`;
     },
+    registeredRoutes: () => [...routes],
     close: () => server.close(),
   };
 }

@@ -5,13 +5,13 @@ import type { ViewerResolver } from '../auth/viewer';
 import { parseInput } from '../http/validate';
 import type { ProjectsService } from './projects-service';
 
-const ListQuerySchema = z.object({
+export const ListQuerySchema = z.object({
   category: z.enum(PROJECT_CATEGORIES).optional(),
   assignedTo: z.string().min(1).max(64).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
-const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 /** Thin routes: authenticate, hand the raw input to the service (which validates and authorizes), present. */
 export function registerProjectsRoutes(

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import {
+  AuthResultSchema,
+  IdTokenResultSchema,
+  LoginSchema,
+  SessionStateSchema,
+  SignupFieldsSchema,
+} from '../../common';
+import type { RouteDoc } from '../http/api-docs';
+
+const tag = 'Auth';
+
+const SignupFormSchema = SignupFieldsSchema.extend({
+  thumbnail: z
+    .string()
+    .meta({
+      format: 'binary',
+      description: 'Raster image (PNG, JPEG, GIF, WebP, BMP, AVIF), at most 100000 bytes',
+    }),
+});
+
+export const authRouteDocs: RouteDoc[] = [
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    tag,
+    summary: 'Create an account with a profile thumbnail and sign in',
+    description:
+      'Atomic: the account, the stored thumbnail (thumbnails/{uid}/{file name}), the profile (online) and the session are created together or not at all. Sets the session cookie. Rate-limited per client address.',
+    auth: 'none',
+    body: { contentType: 'multipart/form-data', schema: SignupFormSchema },
+    response: { status: 201, description: 'Signed in', schema: AuthResultSchema },
+    errors: ['invalid-argument', 'forbidden', 'email-already-in-use', 'too-many-requests', 'signup-failed'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    tag,
+    summary: 'Sign in with email and password; marks the profile online',
+    auth: 'none',
+    body: { contentType: 'application/json', schema: LoginSchema },
+    response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResultSchema },
+    errors: ['invalid-argument', 'wrong-credentials', 'forbidden', 'too-many-requests'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    tag,
+    summary: 'End the session everywhere (all its tabs) and mark the user offline',
+    auth: 'none',
+    response: { status: 204, description: 'Signed out (also when there was no session)' },
+    errors: ['forbidden'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/token',
+    tag,
+    summary: 'Mint a fresh short-lived id token from the session',
+    auth: 'session-or-token',
+    response: { status: 200, description: 'A new id token', schema: IdTokenResultSchema },
+    errors: ['unauthenticated', 'forbidden'],
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/session',
+    tag,
+    summary: 'The signed-in user, or null',
+    auth: 'none',
+    response: { status: 200, description: 'Current auth state', schema: SessionStateSchema },
+    errors: [],
+  },
+];

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../http/api-docs';
+
+export const liveRouteDocs: RouteDoc[] = [
+  {
+    method: 'GET',
+    path: '/live',
+    tag: 'Live',
+    summary: 'WebSocket for live subscriptions and presence (upgrade)',
+    description:
+      'Upgrade to a WebSocket. Messages are JSON; see docs/api.md "Live data" for every message. Refused with 401 before the upgrade without a session cookie (same origin) or an id token.',
+    auth: 'session-or-token',
+    response: { status: 101, description: 'Switching protocols' },
+    errors: ['unauthenticated'],
+  },
+  {
+    method: 'GET',
+    path: '/api/health',
+    tag: 'Operations',
+    summary: 'Liveness and database reachability',
+    auth: 'none',
+    response: {
+      status: 200,
+      description: 'Healthy',
+      schema: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']) }),
+    },
+    errors: ['internal'],
+  },
+];

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import type { RouteDoc } from '../http/api-docs';
+
+const tag = 'Storage';
+const description = 'Follows docs/STORAGE-PROTOCOL.md (the Firebase Storage v0 REST protocol).';
+
+const ObjectParams = z.object({
+  bucket: z.string(),
+  object: z
+    .string()
+    .meta({ description: 'The full object path as ONE percent-encoded segment (`/` → `%2F`)' }),
+});
+const BucketParams = z.object({ bucket: z.string() });
+
+const ObjectResourceSchema = z.object({
+  name: z.string(),
+  bucket: z.string(),
+  generation: z.string(),
+  metageneration: z.string(),
+  size: z.string(),
+  timeCreated: z.string(),
+  updated: z.string(),
+  md5Hash: z.string(),
+  contentType: z.string(),
+  contentEncoding: z.string(),
+  contentDisposition: z.string(),
+  cacheControl: z.string().optional(),
+  contentLanguage: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  downloadTokens: z.string().meta({ description: 'Comma-separated download tokens' }),
+});
+
+const WritableMetadataSchema = z.object({
+  cacheControl: z.string().nullable().optional(),
+  contentDisposition: z.string().nullable().optional(),
+  contentEncoding: z.string().nullable().optional(),
+  contentLanguage: z.string().nullable().optional(),
+  contentType: z.string().nullable().optional(),
+  metadata: z.record(z.string(), z.string().nullable()).nullable().optional(),
+});
+
+const unauthenticated = {
+  status: 401,
+  description: 'Not signed in (or App Check token invalid when enforced)',
+};
+const forbidden = { status: 403, description: 'The storage rules refuse this write' };
+const notFound = { status: 404, description: 'No such object' };
+const invalid = { status: 400, description: 'Invalid name, arguments or body' };
+
+export const storageRouteDocs: RouteDoc[] = [
+  {
+    method: 'GET',
+    path: '/v0/b/{bucket}/o',
+    tag,
+    summary: 'List objects (prefix, delimiter, pageToken, maxResults 1..1000)',
+    description,
+    auth: 'storage',
+    params: BucketParams,
+    query: z.object({
+      prefix: z.string().optional(),
+      delimiter: z.string().optional(),
+      pageToken: z.string().optional(),
+      maxResults: z.number().int().min(1).max(1000).optional(),
+    }),
+    response: {
+      status: 200,
+      description: 'One page',
+      schema: z.object({
+        prefixes: z.array(z.string()).optional(),
+        items: z.array(z.object({ name: z.string(), bucket: z.string() })).optional(),
+        nextPageToken: z.string().optional(),
+      }),
+    },
+    errors: [],
+    storageErrors: [invalid, unauthenticated],
+  },
+  {
+    method: 'POST',
+    path: '/v0/b/{bucket}/o',
+    tag,
+    summary: 'Upload: multipart, resumable start, or a resumable command on an upload URL',
+    description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query).`,
+    auth: 'storage',
+    params: BucketParams,
+    query: z.object({ name: z.string().optional(), upload_id: z.string().optional() }),
+    body: { contentType: 'multipart/related', schema: z.string().meta({ format: 'binary' }) },
+    response: {
+      status: 200,
+      description: 'Object resource (final) or upload status headers',
+      schema: ObjectResourceSchema,
+    },
+    errors: [],
+    storageErrors: [
+      invalid,
+      unauthenticated,
+      { status: 402, description: 'Storage quota exceeded' },
+      forbidden,
+      { status: 503, description: 'Chunk offset beyond the bytes received: query and resume' },
+    ],
+  },
+  {
+    method: 'GET',
+    path: '/v0/b/{bucket}/o/{object}',
+    tag,
+    summary: 'Object metadata, or its bytes with alt=media (Range supported)',
+    description,
+    auth: 'storage',
+    params: ObjectParams,
+    query: z.object({ alt: z.literal('media').optional(), token: z.string().optional() }),
+    response: {
+      status: 200,
+      description: 'Object resource, or the bytes (206 with Range)',
+      schema: ObjectResourceSchema,
+    },
+    errors: [],
+    storageErrors: [invalid, unauthenticated, notFound],
+  },
+  {
+    method: 'PATCH',
+    path: '/v0/b/{bucket}/o/{object}',
+    tag,
+    summary: 'Update metadata (absent keys unchanged, null removes)',
+    description,
+    auth: 'storage',
+    params: ObjectParams,
+    body: { contentType: 'application/json', schema: WritableMetadataSchema },
+    response: { status: 200, description: 'The updated object resource', schema: ObjectResourceSchema },
+    errors: [],
+    storageErrors: [invalid, unauthenticated, forbidden, notFound],
+  },
+  {
+    method: 'DELETE',
+    path: '/v0/b/{bucket}/o/{object}',
+    tag,
+    summary: 'Delete an object',
+    description,
+    auth: 'storage',
+    params: ObjectParams,
+    response: { status: 204, description: 'Deleted' },
+    errors: [],
+    storageErrors: [unauthenticated, forbidden, notFound],
+  },
+  {
+    method: 'POST',
+    path: '/api/app-check/token',
+    tag,
+    summary: 'Mint an App Check token for this web app (sent as X-Firebase-AppCheck)',
+    auth: 'none',
+    response: {
+      status: 200,
+      description: 'A short-lived App Check token',
+      schema: z.object({ token: z.string(), expiresIn: z.number() }),
+    },
+    errors: ['too-many-requests'],
+  },
+];

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createApp, type DojoApp } from '../../src/server/app';
+import { loadConfig, type Config } from '../../src/server/config';
+
+/**
+ * The real server on a random 127.0.0.1 port for integration tests. The database engine comes from
+ * DOJO_TEST_DB (set per vitest project): 'sqlite' (default) gets a fresh temp DATA_DIR, 'postgres' a fresh
+ * database on the run's throwaway cluster, so every test file is isolated and may run in parallel.
+ */
+export type TestDatabaseEngine = 'sqlite' | 'postgres';
+
+export type { DojoApp };
+
+export interface StartTestServerOptions {
+  /** Reuse this DATA_DIR (e.g. two instances sharing secrets and blobs); the caller removes it. */
+  dataDir?: string;
+  /** Reuse this database (e.g. two instances on one PostgreSQL database); the caller drops it. */
+  databaseUrl?: string;
+  configOverrides?: Partial<Config>;
+}
+
+export interface TestServer {
+  /** Origin of the running server, e.g. `http://127.0.0.1:41234`; updated by `restart()`. */
+  readonly url: string;
+  readonly config: Config;
+  readonly dataDir: string;
+  /** Undefined on SQLite. */
+  readonly databaseUrl: string | undefined;
+  /** The running app; replaced by `restart()`. */
+  readonly app: DojoApp;
+  /** Closes the app, then removes the temp DATA_DIR / drops the database the harness created. */
+  stop(): Promise<void>;
+  /** Closes the app and starts a new one on the same data dir and database (same port when free). */
+  restart(): Promise<{ url: string }>;
+}
+
+export function testDatabaseEngine(): TestDatabaseEngine {
+  const value = process.env.DOJO_TEST_DB ?? 'sqlite';
+  if (value !== 'sqlite' && value !== 'postgres') {
+    throw new Error(`DOJO_TEST_DB must be 'sqlite' or 'postgres', got '${value}'`);
+  }
+  return value;
+}
+
+/**
+ * Login and signup are rate-limited per client address, and every test client is 127.0.0.1. Tests of the
+ * limit itself pass `configOverrides: { authRateLimitPerMinute: n }`.
+ */
+const TEST_AUTH_RATE_LIMIT_PER_MINUTE = 100_000;
+
+const TEST_DATABASE_PREFIX = 'dojo_test_';
+const CONNECTIONS_CLOSE_TIMEOUT_MS = 5_000;
+
+function postgresAdminUrl(): string {
+  // Provided by the integration-postgres globalSetup; undefined in other projects.
+  const provided: string | undefined = inject('postgresAdminUrl');
+  const url = provided ?? process.env.DOJO_TEST_POSTGRES_URL;
+  if (!url) {
+    throw new Error(
+      'No PostgreSQL cluster for the tests. Run them through `vitest --project integration-postgres` ' +
+        '(its globalSetup starts one) or set DOJO_TEST_POSTGRES_URL to an admin connection URL.',
+    );
+  }
+  return url;
+}
+
+function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name.startsWith(TEST_DATABASE_PREFIX) || !/^[a-z0-9_]+$/.test(name)) {
+    throw new Error(`refusing to touch database '${name}': not a test database made by the harness`);
+  }
+  return name;
+}
+
+async function withAdminClient<T>(adminUrl: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await action(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty `dojo_test_<random>` database on the test cluster and returns its URL. */
+export async function createTestDatabaseUrl(): Promise<string> {
+  const adminUrl = postgresAdminUrl();
+  const name = `${TEST_DATABASE_PREFIX}${randomBytes(8).toString('hex')}`;
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops a database made by `createTestDatabaseUrl`, closing any connection still open to it. */
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  const adminUrl = new URL(databaseUrl);
+  adminUrl.pathname = '/postgres';
+  await withAdminClient(adminUrl.toString(), async (client) => {
+    // pg's Pool.end() resolves while its sockets are still closing; a forced drop now would terminate
+    // them, and the FATAL it sends would surface as an uncaught error in the closed app. Let them go.
+    const deadline = Date.now() + CONNECTIONS_CLOSE_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0]?.count === 0) break;
+      await delay(20);
+    }
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
+export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
+  const engine = testDatabaseEngine();
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dojo-test-')));
+  let databaseUrl = options.databaseUrl;
+  let ownsDatabase = false;
+
+  const cleanUp = async (): Promise<void> => {
+    const problems: unknown[] = [];
+    if (ownsDatabase && databaseUrl) await dropTestDatabase(databaseUrl).catch((e) => problems.push(e));
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true }).catch((e) => problems.push(e));
+    if (problems.length > 0) throw new AggregateError(problems, 'test server clean-up failed');
+  };
+
+  let app: DojoApp | undefined;
+  let url = '';
+  let config: Config;
+  try {
+    if (engine === 'postgres' && databaseUrl === undefined) {
+      databaseUrl = await createTestDatabaseUrl();
+      ownsDatabase = true;
+    }
+    config = {
+      ...loadConfig({
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      }),
+      webRoot: undefined,
+      logLevel: 'silent',
+      authRateLimitPerMinute: TEST_AUTH_RATE_LIMIT_PER_MINUTE,
+      ...options.configOverrides,
+    };
+    app = await createApp(config);
+    url = await app.listen();
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await cleanUp().catch(() => undefined);
+    throw error;
+  }
+
+  let running: DojoApp | undefined = app;
+  let stopped = false;
+
+  const closeRunning = async (): Promise<void> => {
+    const current = running;
+    running = undefined;
+    await current?.close();
+  };
+
+  const server: TestServer = {
+    get url() {
+      return url;
+    },
+    config,
+    dataDir,
+    databaseUrl,
+    get app() {
+      if (!running) throw new Error('the test server is not running');
+      return running;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await closeRunning();
+      } finally {
+        await cleanUp();
+      }
+    },
+    async restart() {
+      if (stopped) throw new Error('the test server was stopped');
+      await closeRunning();
+      // Same port when it is still free, so clients that remember the URL (and its cookies) reconnect.
+      const port = Number(new URL(url).port);
+      let next = await createApp({ ...config, port });
+      try {
+        url = await next.listen();
+      } catch {
+        await next.close().catch(() => undefined);
+        next = await createApp({ ...config, port: 0 });
+        url = await next.listen();
+      }
+      running = next;
+      return { url };
+    },
+  };
+  return server;
+}

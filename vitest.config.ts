@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects (ARCHITECTURE.md "Tests"): fast unit tests beside the code, and the integration suite
+ * (the real server on a random port) run once on SQLite and once on PostgreSQL.
+ */
+const integrationFiles = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
+
+const integration = {
+  include: integrationFiles,
+  environment: 'node',
+  // Each file boots its own server (and on PostgreSQL its own database), so files run in parallel.
+  fileParallelism: true,
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+} as const;
+
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: 'integration-sqlite',
+          env: { DOJO_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: 'integration-postgres',
+          env: { DOJO_TEST_DB: 'postgres' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
