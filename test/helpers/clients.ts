@@ -63,7 +63,9 @@ export class LiveRecorder<T extends LiveDoc = LiveDoc> {
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((waiter) => waiter !== check);
-        reject(new Error(`timed out waiting for ${what}; last docs: ${JSON.stringify(this.docs)?.slice(0, 500)}`));
+        reject(
+          new Error(`timed out waiting for ${what}; last docs: ${JSON.stringify(this.docs)?.slice(0, 500)}`),
+        );
       }, timeoutMs);
       this.waiters.push(check);
       check();

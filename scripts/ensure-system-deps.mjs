@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Checks the system packages the test suite needs before anything slow runs: Debian's Chromium (the
+// e2e browser) and the PostgreSQL server binaries (the integration-postgres cluster). As root on Debian
+// it installs what is missing; otherwise it stops at once with the command to run. Never skips silently.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const CHROMIUM = '/usr/bin/chromium';
+const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
+
+function findInitdb() {
+  if (!existsSync(POSTGRES_LIB_DIR)) return undefined;
+  return readdirSync(POSTGRES_LIB_DIR)
+    .map((version) => path.join(POSTGRES_LIB_DIR, version, 'bin', 'initdb'))
+    .find((file) => existsSync(file));
+}
+
+function missingPackages() {
+  const missing = [];
+  if (!existsSync(CHROMIUM)) missing.push('chromium');
+  if (!findInitdb()) missing.push('postgresql');
+  return missing;
+}
+
+function run(command, args, env = process.env) {
+  console.log(`$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    console.error(
+      `ensure-system-deps: '${command} ${args.join(' ')}' exited with ${result.status ?? result.signal}`,
+    );
+    process.exit(1);
+  }
+}
+
+let missing = missingPackages();
+if (missing.length > 0) {
+  const canInstall = existsSync('/etc/debian_version') && process.getuid?.() === 0;
+  if (!canInstall) {
+    console.error(
+      `ensure-system-deps: missing system packages: ${missing.join(', ')} ` +
+        `(need ${CHROMIUM} and ${POSTGRES_LIB_DIR}/*/bin/initdb).\n` +
+        `Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+    );
+    process.exit(1);
+  }
+  console.log(`ensure-system-deps: installing ${missing.join(', ')} with apt-get`);
+  run('apt-get', ['update']);
+  run('apt-get', ['install', '-y', ...missing], {
+    ...process.env,
+    DEBIAN_FRONTEND: 'noninteractive',
+  });
+  missing = missingPackages();
+  if (missing.length > 0) {
+    console.error(`ensure-system-deps: still missing after apt-get install: ${missing.join(', ')}`);
+    process.exit(1);
+  }
+}
+
+console.log(`ensure-system-deps: ok (${CHROMIUM}, ${findInitdb()})`);
