@@ -12,6 +12,8 @@ export interface SignUpInput {
   thumbnail: Blob;
   /** File name to store it under; defaults to the File's name. */
   fileName?: string;
+  /** Called as the form (mostly the thumbnail) is sent: bytes sent and total. */
+  onUploadProgress?: (sent: number, total: number) => void;
 }
 
 /** Refresh the id token this long before it expires. */
@@ -60,7 +62,9 @@ export class AuthClient {
     form.set('displayName', input.displayName);
     const fileName = input.fileName ?? (input.thumbnail as Partial<File>).name ?? 'thumbnail';
     form.set('thumbnail', input.thumbnail, fileName);
-    const result = await this.transport.request<AuthResult>('POST', '/api/auth/signup', form);
+    const result = input.onUploadProgress
+      ? await this.transport.upload<AuthResult>('/api/auth/signup', form, input.onUploadProgress)
+      : await this.transport.request<AuthResult>('POST', '/api/auth/signup', form);
     return this.acceptAuthResult(result);
   }
 

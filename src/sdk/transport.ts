@@ -26,6 +26,45 @@ export class Transport {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
+  /**
+   * POSTs a form and reports upload progress. Browsers' fetch cannot observe request bytes, so this
+   * uses XMLHttpRequest where it exists; elsewhere it falls back to `request` and reports only the end.
+   */
+  async upload<T>(
+    path: string,
+    form: FormData,
+    onProgress: (sent: number, total: number) => void,
+  ): Promise<T> {
+    if (typeof XMLHttpRequest === 'undefined') {
+      const result = await this.request<T>('POST', path, form);
+      onProgress(1, 1);
+      return result;
+    }
+    const xhr = new XMLHttpRequest();
+    const done = new Promise<void>((resolve, reject) => {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(event.loaded, event.total);
+      };
+      xhr.onload = () => resolve();
+      xhr.onerror = () => reject(networkError());
+      xhr.onabort = () => reject(networkError());
+    });
+    xhr.open('POST', `${this.baseUrl}${path}`);
+    xhr.withCredentials = false;
+    xhr.send(form);
+    await done;
+    const response = new Response(xhr.status === 204 ? null : xhr.responseText, {
+      status: xhr.status,
+      headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' },
+    });
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      if (error.code === 'unauthenticated') this.onUnauthenticated?.();
+      throw error;
+    }
+    return (await response.json()) as T;
+  }
+
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {};
     let payload: BodyInit | undefined;

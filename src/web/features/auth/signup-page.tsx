@@ -28,7 +28,7 @@ async function checkFile(file: File | null): Promise<string | null> {
 
 export function SignupPage() {
   useDocumentTitle('Sign up');
-  const { signup, error, isPending } = useSignup();
+  const { signup, error, isPending, uploadProgress } = useSignup();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -178,6 +178,14 @@ export function SignupPage() {
           width={80}
           height={80}
         />
+      )}
+      {uploadProgress !== null && (
+        <div className="upload-progress">
+          <label htmlFor="signup-upload-progress">Uploading profile thumbnail</label>
+          <progress id="signup-upload-progress" max={100} value={Math.round(uploadProgress * 100)}>
+            {Math.round(uploadProgress * 100)}%
+          </progress>
+        </div>
       )}
       <button className="btn" type="submit" disabled={isPending}>
         {isPending ? 'loading' : 'Sign up'}

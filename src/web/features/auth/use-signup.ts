@@ -17,12 +17,20 @@ export function useSignup() {
   const { dispatch } = useAuthContext();
   const [error, setError] = useState<SignupError | null>(null);
   const [isPending, setIsPending] = useState(false);
+  /** Share of the signup form sent so far, 0..1; null when no upload is under way. */
+  const [uploadProgress, setUploadProgress] = useState<number | null>(null);
 
   const signup = async (fields: SignupFields, thumbnail: File): Promise<void> => {
     setError(null);
     setIsPending(true);
     try {
-      const user = await dojo.auth.signUp({ ...fields, thumbnail });
+      setUploadProgress(0);
+      const user = await dojo.auth.signUp({
+        ...fields,
+        thumbnail,
+        onUploadProgress: (sent, total) => setUploadProgress(total > 0 ? sent / total : 1),
+      });
+      setUploadProgress(null);
       setIsPending(false);
       if (!user) {
         setError({ message: messages.signupIncomplete, fields: {} });
@@ -31,9 +39,10 @@ export function useSignup() {
       dispatch({ type: 'LOGIN', payload: user });
     } catch (caught) {
       setError({ message: errorMessage(caught), fields: errorFields(caught) });
+      setUploadProgress(null);
       setIsPending(false);
     }
   };
 
-  return { signup, error, isPending };
+  return { signup, error, isPending, uploadProgress };
 }
