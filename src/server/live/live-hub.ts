@@ -5,9 +5,11 @@ import {
   LiveClientMessageSchema,
   messages,
   type LiveChange,
+  type LiveCollection,
   type LiveDoc,
   type LiveServerMessage,
   type LiveTarget,
+  type LiveWhere,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
@@ -39,6 +41,16 @@ interface Group {
   target: LiveTarget;
   viewer: Viewer;
   subscriptions: Set<Subscription>;
+  /** Ids in the group's last result: a change to one of them always needs a re-evaluation. */
+  resultIds: Set<string>;
+}
+
+/** Whether a document satisfies a query's filters (ignoring order and limit). */
+function matchesWhere(doc: LiveDoc, where: LiveWhere[] | undefined): boolean {
+  return (where ?? []).every((clause) => {
+    const value = doc[clause.field];
+    return clause.op === '==' ? value === clause.value : Array.isArray(value) && value.includes(clause.value);
+  });
 }
 
 export interface LiveHubEvents {
@@ -54,7 +66,8 @@ export interface LiveHubEvents {
 export class LiveHub {
   private readonly connections = new Set<Connection>();
   private readonly groups = new Map<string, Group>();
-  private readonly dirtyGroups = new Set<string>();
+  private pendingChanges: Change[] = [];
+  private resyncPending = false;
   private queue: Promise<void> = Promise.resolve();
   private flushScheduled = false;
   private readonly unsubscribeBus: () => void;
@@ -160,9 +173,12 @@ export class LiveHub {
         target: subscription.target,
         viewer: connection.viewer,
         subscriptions: new Set(),
+        resultIds: new Set(),
       };
       this.groups.set(group.key, group);
     }
+    // A superset only costs an extra evaluation; a missing id could miss a change.
+    for (const id of subscription.sentOrder) group.resultIds.add(id);
     group.subscriptions.add(subscription);
     this.send(connection, { type: 'snapshot', id: subscription.id, docs });
   }
@@ -176,34 +192,57 @@ export class LiveHub {
 
   private handleChanges(changes: Change[] | 'resync'): void {
     if (changes === 'resync') {
-      for (const key of this.groups.keys()) this.dirtyGroups.add(key);
+      this.resyncPending = true;
     } else {
       for (const change of changes) {
-        if (change.collection === 'sessions') {
-          this.signOutSession(change.id);
-          continue;
-        }
-        for (const group of this.groups.values()) {
-          if (group.target.collection !== change.collection) continue;
-          if (group.target.kind === 'doc' && group.target.id !== change.id) continue;
-          if (group.target.kind === 'query' && change.scope === 'comments') continue;
-          this.dirtyGroups.add(group.key);
-        }
+        if (change.collection === 'sessions') this.signOutSession(change.id);
+        else this.pendingChanges.push(change);
       }
     }
-    if (this.dirtyGroups.size > 0 && !this.flushScheduled) {
+    if ((this.resyncPending || this.pendingChanges.length > 0) && !this.flushScheduled) {
       this.flushScheduled = true;
       this.enqueue(() => this.flush());
     }
   }
 
+  /**
+   * Re-evaluates the groups a burst of changes can affect. A query group is affected when a changed doc
+   * was in its last result, or now matches its filters; each changed doc is read once to decide.
+   */
   private async flush(): Promise<void> {
     this.flushScheduled = false;
-    const keys = [...this.dirtyGroups];
-    this.dirtyGroups.clear();
-    for (const key of keys) {
-      const group = this.groups.get(key);
-      if (!group) continue;
+    const changes = this.pendingChanges;
+    this.pendingChanges = [];
+    const resync = this.resyncPending;
+    this.resyncPending = false;
+
+    const dirty = new Set<Group>();
+    if (resync) for (const group of this.groups.values()) dirty.add(group);
+    const current = new Map<string, LiveDoc | null>();
+    for (const change of changes) {
+      if (change.collection === 'sessions') continue;
+      for (const group of this.groups.values()) {
+        const { target } = group;
+        if (dirty.has(group) || target.collection !== change.collection) continue;
+        if (target.kind === 'doc') {
+          if (target.id === change.id) dirty.add(group);
+          continue;
+        }
+        if (change.scope === 'comments') continue;
+        if (group.resultIds.has(change.id)) {
+          dirty.add(group);
+          continue;
+        }
+        const key = `${change.collection}/${change.id}`;
+        if (!current.has(key))
+          current.set(key, await this.readDoc(change.collection, change.id, group.viewer));
+        const doc = current.get(key);
+        if (doc && matchesWhere(doc, target.where)) dirty.add(group);
+      }
+    }
+
+    for (const group of dirty) {
+      if (this.groups.get(group.key) !== group) continue;
       let docs: LiveDoc[];
       try {
         docs = await this.evaluate(group.target, group.viewer);
@@ -211,9 +250,15 @@ export class LiveHub {
         this.deps.log.error({ err: error }, 'live re-evaluation failed');
         continue;
       }
+      group.resultIds = new Set(docs.map((doc) => doc.id));
       const json = docs.map((doc) => JSON.stringify(doc));
       for (const subscription of group.subscriptions) this.sendDiff(subscription, docs, json);
     }
+  }
+
+  private async readDoc(collection: LiveCollection, id: string, viewer: Viewer): Promise<LiveDoc | null> {
+    const source = this.deps.sources[collection];
+    return source ? source.get(this.deps.db, id, viewer) : null;
   }
 
   private sendDiff(subscription: Subscription, docs: LiveDoc[], json: string[]): void {

@@ -121,12 +121,13 @@ export class PresenceService {
     const { db, instanceId } = this.deps;
     const now = Date.now();
     const sessions = [...this.localSessions.keys()];
-    if (sessions.length > 0) {
+    // Chunked: both engines cap the number of bound parameters per statement.
+    for (let start = 0; start < sessions.length; start += 500) {
       await db
         .updateTable('live_presence')
         .set({ last_seen_at: new Date(now).toISOString() })
         .where('instance_id', '=', instanceId)
-        .where('session_hash', 'in', sessions)
+        .where('session_hash', 'in', sessions.slice(start, start + 500))
         .execute();
     }
     const freshSince = new Date(now - this.freshMs).toISOString();
