@@ -1,11 +1,31 @@
+import { useState } from 'react';
 import type { UserProfile } from '../../../common';
 import { useLiveQuery } from '../../app/use-live-query';
 
-/** Every user profile, by display name, live (presence included). */
+export const USERS_PAGE_SIZE = 50;
+
+/**
+ * User profiles by display name, live (presence included), one page at a time: opening the panel costs
+ * the page, not the whole team (10,000 users stay fast).
+ */
 export function useUsers() {
-  return useLiveQuery<UserProfile>({
+  const [limit, setLimit] = useState(USERS_PAGE_SIZE);
+  const state = useLiveQuery<UserProfile>({
     kind: 'query',
     collection: 'users',
     orderBy: { field: 'displayName', direction: 'asc' },
+    limit,
   });
+  // While a longer page loads, keep showing what we have instead of flashing the loading text.
+  const [previous, setPrevious] = useState<UserProfile[] | null>(null);
+  if (state.docs && state.docs !== previous) setPrevious(state.docs);
+  const docs = state.docs ?? (state.error ? null : previous);
+  return {
+    docs,
+    error: state.error,
+    isPending: docs === null && state.error === null,
+    hasMore: state.docs !== null && state.docs.length >= limit,
+    isLoadingMore: state.docs === null && previous !== null && state.error === null,
+    showMore: () => setLimit((current) => current + USERS_PAGE_SIZE),
+  };
 }

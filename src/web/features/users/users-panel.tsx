@@ -4,7 +4,7 @@ import { useUsers } from './use-users';
 import './users-panel.css';
 
 export function UsersPanel() {
-  const { docs: users, error, isPending } = useUsers();
+  const { docs: users, error, isPending, hasMore, isLoadingMore, showMore } = useUsers();
 
   return (
     <aside className="users-panel" aria-labelledby="users-panel-heading">
@@ -22,6 +22,11 @@ export function UsersPanel() {
             </li>
           ))}
         </ul>
+      )}
+      {(hasMore || isLoadingMore) && (
+        <button className="btn users-panel-more" type="button" onClick={showMore} disabled={isLoadingMore}>
+          {isLoadingMore ? 'Loading...' : 'Show more users'}
+        </button>
       )}
     </aside>
   );
