@@ -4,7 +4,8 @@ import { defineConfig, devices } from '@playwright/test';
  * End-to-end tests: Debian's Chromium against the production build on a real server (ARCHITECTURE.md
  * "Tests"). `npm test` builds before this runs, so the web server command never rebuilds.
  */
-const E2E_PORT = 4317;
+// E2E_PORT lets two runs (e.g. a developer's and a clean-clone check) share one machine.
+const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 
 export default defineConfig({
@@ -44,7 +45,8 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx scripts/e2e-server.mjs',
     url: `${baseURL}/api/health`,
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    // A short presence grace period so "offline after the last tab closes" is observable in seconds.
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', PRESENCE_GRACE_MS: '4000' },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',
