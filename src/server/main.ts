@@ -21,6 +21,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.server.log.info(`${signal} received: finishing in-flight requests and shutting down`);
+    // A request that never ends must not keep the process alive for ever.
+    setTimeout(() => {
+      app.server.log.error('shutdown took longer than 20 s: exiting anyway');
+      process.exit(1);
+    }, 20_000).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

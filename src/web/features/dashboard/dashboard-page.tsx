@@ -1,13 +1,71 @@
-import { messages } from '../../../common';
+import { useEffect, useRef, useState } from 'react';
+import { messages, type DashboardFilter } from '../../../common';
+import { useAuthContext } from '../../app/auth';
 import { useDocumentTitle } from '../../app/use-document-title';
+import { FilterBar } from './filter-bar';
+import { ProjectList } from './project-list';
+import { useProjectList } from './use-project-list';
+import './dashboard.css';
 
-// PLACEHOLDER (issue "Foundation"): the real dashboard (filter bar, live project list) comes with issue 3.
+/** Projects per page; 'Show more' raises the live query's limit by this much. */
+const PAGE_SIZE = 50;
+
+interface View {
+  filter: DashboardFilter;
+  limit: number;
+}
+
 export function DashboardPage() {
   useDocumentTitle('Dashboard');
+  const { user } = useAuthContext();
+  const [view, setView] = useState<View>({ filter: 'all', limit: PAGE_SIZE });
+  const { docs, error, isPending, isLoadingMore, hasMore } = useProjectList(
+    view.filter,
+    user?.uid ?? '',
+    view.limit,
+  );
+  const listRef = useRef<HTMLUListElement>(null);
+  // After 'Show more', focus moves to the first card that was added (the button may be gone by then).
+  const focusFromRef = useRef<number | null>(null);
+
+  useEffect(() => {
+    const from = focusFromRef.current;
+    if (from === null || isLoadingMore || !docs) return;
+    focusFromRef.current = null;
+    const cards = listRef.current?.querySelectorAll<HTMLElement>('.project-card');
+    if (cards && cards.length > 0) cards[Math.min(from, cards.length - 1)]?.focus();
+  }, [docs, isLoadingMore]);
+
+  const changeFilter = (filter: DashboardFilter) => {
+    focusFromRef.current = null;
+    setView({ filter, limit: PAGE_SIZE });
+  };
+
+  const showMore = () => {
+    if (isLoadingMore || !docs) return;
+    focusFromRef.current = docs.length;
+    setView((current) => ({ ...current, limit: current.limit + PAGE_SIZE }));
+  };
+
   return (
     <div className="dashboard">
       <h2 className="page-title">Dashboard</h2>
-      <p>{messages.noProjects}</p>
+      <FilterBar current={view.filter} onChange={changeFilter} />
+      {error && (
+        <p className="error" role="alert">
+          {messages.fetchFailed}
+        </p>
+      )}
+      {isPending && <p className="loading">{messages.loading}</p>}
+      {docs && docs.length === 0 && <p className="dashboard-empty">{messages.noProjects}</p>}
+      {docs && docs.length > 0 && <ProjectList projects={docs} ref={listRef} />}
+      {hasMore && (
+        <div className="dashboard-more">
+          <button className="btn" type="button" onClick={showMore} aria-disabled={isLoadingMore}>
+            {isLoadingMore ? messages.loading : 'Show more'}
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,9 +1,80 @@
-import { messages } from '../../../common';
+import { useNavigate, useParams } from 'react-router';
+import { messages, type Project } from '../../../common';
+import { useAuthContext } from '../../app/auth';
 import { useDocumentTitle } from '../../app/use-document-title';
+import { useLiveQuery } from '../../app/use-live-query';
+import { ProjectComments } from './project-comments';
+import { ProjectSummary } from './project-summary';
+import { useCompleteProject } from './use-complete-project';
+import './project-page.css';
 
-// PLACEHOLDER (issue "Foundation"): the live project details and comments come with issue 3.
+/** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
+const MAX_ID_LENGTH = 64;
+
 export function ProjectPage() {
-  useDocumentTitle('Project');
+  const { id = '' } = useParams();
+  const validId = id.length > 0 && id.length <= MAX_ID_LENGTH;
+  const { user } = useAuthContext();
+  const navigate = useNavigate();
+  const { docs, error } = useLiveQuery<Project>(validId ? { kind: 'doc', collection: 'projects', id } : null);
+  const completion = useCompleteProject();
+
+  // While 'Mark as Complete' waits for its answer, the live subscription may already report the project
+  // gone: the page keeps showing it until the call returns (then it navigates, or shows the failure).
+  const live = docs?.[0];
+  const completing = completion.completing?.id === id ? completion.completing : null;
+  const project = live ?? completing ?? undefined;
+  const missing = !validId || (docs !== null && docs.length === 0 && !completing);
+
+  useDocumentTitle(
+    project
+      ? project.name
+      : missing
+        ? messages.noSuchDocument
+        : error
+          ? messages.documentFailed
+          : messages.loading,
+  );
+
+  if (project) {
+    const isCreator = user !== null && project.createdBy.id === user.uid;
+    const handleComplete = async () => {
+      if (completion.isPending) return;
+      if (await completion.complete(project)) await navigate('/');
+    };
+    return (
+      <div className="project-details">
+        <ProjectSummary
+          project={project}
+          onComplete={isCreator ? () => void handleComplete() : undefined}
+          isCompleting={completion.isPending}
+          completeError={completion.error}
+        />
+        <ProjectComments projectId={project.id} comments={project.comments ?? []} />
+      </div>
+    );
+  }
+
+  if (missing) {
+    return (
+      <div className="project-details">
+        <p className="error" role="alert">
+          {messages.noSuchDocument}
+        </p>
+      </div>
+    );
+  }
+
+  if (error) {
+    return (
+      <div className="project-details">
+        <p className="error" role="alert">
+          {messages.documentFailed}
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="project-details">
       <p className="loading">{messages.loading}</p>

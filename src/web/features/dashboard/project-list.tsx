@@ -1,0 +1,29 @@
+import type { Ref } from 'react';
+import { Link } from 'react-router';
+import { formatCalendarDay, type Project } from '../../../common';
+import { AvatarList } from '../../components/avatar-list';
+
+export interface ProjectListProps {
+  projects: readonly Project[];
+  ref?: Ref<HTMLUListElement>;
+}
+
+/** The dashboard's project cards, each a link to the project's page. */
+export function ProjectList({ projects, ref }: ProjectListProps) {
+  return (
+    <ul className="project-list" ref={ref}>
+      {projects.map((project) => (
+        <li key={project.id}>
+          <Link className="project-card" to={`/projects/${encodeURIComponent(project.id)}`}>
+            <h3 className="project-card-name">{project.name}</h3>
+            <p className="project-card-due">{`Due by ${formatCalendarDay(project.dueDate)}`}</p>
+            <div className="project-card-assigned">
+              <p className="project-card-assigned-label">Assigned to:</p>
+              <AvatarList users={project.assignedUsersList} size={32} />
+            </div>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

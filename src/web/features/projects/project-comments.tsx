@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from 'react';
+import { formatDistance } from 'date-fns';
+import { AddCommentSchema, type Comment } from '../../../common';
+import { Avatar } from '../../components/avatar';
+import { TextAreaField } from '../../components/text-area-field';
+import { useAddComment } from './use-add-comment';
+import { useNow } from './use-now';
+
+/** How often the '… ago' times are brought up to date. */
+const RELATIVE_TIME_REFRESH_MS = 30_000;
+
+/**
+ * '3 hours ago'. Timestamps come from the server's clock: one slightly ahead of this device's is shown as
+ * just now rather than 'in a few seconds'.
+ */
+function relativeTime(createdAt: string, now: number): string {
+  const time = new Date(createdAt).getTime();
+  if (Number.isNaN(time)) return '';
+  return formatDistance(Math.min(time, now), now, { addSuffix: true });
+}
+
+function absoluteTime(createdAt: string): string {
+  const date = new Date(createdAt);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+}
+
+function CommentList({ comments }: { comments: readonly Comment[] }) {
+  const now = useNow(RELATIVE_TIME_REFRESH_MS);
+  return (
+    <ul className="comment-list">
+      {comments.map((comment) => (
+        <li key={comment.id} className="comment">
+          <div className="comment-author">
+            <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
+            <p className="comment-author-name">{comment.displayName}</p>
+          </div>
+          <p className="comment-date">
+            <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
+              {relativeTime(comment.createdAt, now)}
+            </time>
+          </p>
+          {/* Plain text: React escapes it; line breaks are kept by CSS (white-space: pre-wrap). */}
+          <p className="comment-content">{comment.content}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CommentForm({ projectId }: { projectId: string }) {
+  const { addComment, error, isPending, clearError } = useAddComment(projectId);
+  const [content, setContent] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isPending) return;
+    const textarea = event.currentTarget.elements.namedItem('content');
+    const parsed = AddCommentSchema.safeParse({ content });
+    if (!parsed.success) {
+      setProblem(parsed.error.issues[0]?.message ?? null);
+      if (textarea instanceof HTMLTextAreaElement) textarea.focus();
+      return;
+    }
+    setProblem(null);
+    const submitted = content;
+    const comment = await addComment(parsed.data);
+    // Cleared only once the server has the comment (ORIGINAL-FLAWS #9), and only if it was not edited since.
+    if (comment) setContent((current) => (current === submitted ? '' : current));
+  };
+
+  const message = problem ?? error;
+  const errorId = 'new-comment-error';
+
+  return (
+    <form className="comment-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <TextAreaField
+        id="new-comment"
+        label="Add new comment:"
+        name="content"
+        required
+        value={content}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={message ? errorId : undefined}
+        onChange={(event) => {
+          setContent(event.target.value);
+          setProblem(null);
+          clearError();
+        }}
+      />
+      <button className="btn" type="submit" disabled={isPending}>
+        Add Comment
+      </button>
+      {message && (
+        <div className="error form-alert" role="alert">
+          <p id={errorId}>{message}</p>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function ProjectComments({
+  projectId,
+  comments,
+}: {
+  projectId: string;
+  comments: readonly Comment[];
+}) {
+  return (
+    <section className="project-comments" aria-labelledby="project-comments-heading">
+      <h3 id="project-comments-heading" className="project-comments-heading">
+        Project Comments
+      </h3>
+      {comments.length > 0 && <CommentList comments={comments} />}
+      <CommentForm projectId={projectId} />
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { formatCalendarDay, type Project } from '../../../common';
+import { AvatarList } from '../../components/avatar-list';
+
+export interface ProjectSummaryProps {
+  project: Project;
+  /** Shown only to the project's creator (spec §6). */
+  onComplete?: (() => void) | undefined;
+  isCompleting: boolean;
+  completeError: string | null;
+}
+
+export function ProjectSummary({ project, onComplete, isCompleting, completeError }: ProjectSummaryProps) {
+  return (
+    <section className="project-summary" aria-labelledby="project-name">
+      <div className="project-summary-card">
+        <h2 id="project-name" className="project-name">
+          {project.name}
+        </h2>
+        <p className="project-due-date">{`Project due by ${formatCalendarDay(project.dueDate)}`}</p>
+        <p className="project-details-text">{project.details}</p>
+        <p className="project-assigned-label">Project assigned to:</p>
+        <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
+      </div>
+      {onComplete && (
+        <button className="btn project-complete" type="button" onClick={onComplete} disabled={isCompleting}>
+          Mark as Complete
+        </button>
+      )}
+      {completeError && (
+        <p className="error" role="alert">
+          {completeError}
+        </p>
+      )}
+    </section>
+  );
+}
