@@ -11,12 +11,10 @@ import type { RouteDoc } from '../http/api-docs';
 const tag = 'Auth';
 
 const SignupFormSchema = SignupFieldsSchema.extend({
-  thumbnail: z
-    .string()
-    .meta({
-      format: 'binary',
-      description: 'Raster image (PNG, JPEG, GIF, WebP, BMP, AVIF), at most 100000 bytes',
-    }),
+  thumbnail: z.string().meta({
+    format: 'binary',
+    description: 'Raster image (PNG, JPEG, GIF, WebP, BMP, AVIF), at most 100000 bytes',
+  }),
 });
 
 export const authRouteDocs: RouteDoc[] = [
