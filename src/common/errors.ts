@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 /**
  * One error vocabulary for server and SDK: codes are for programs, messages for humans.
  * The server maps each code to its HTTP status; the SDK turns every non-2xx body back into the code.
@@ -38,7 +38,7 @@ export const ErrorBodySchema = z.object({
   error: z.object({
     code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-    requestId: z.string().optional(),
+    fields: z.optional(z.record(z.string(), z.string())),
+    requestId: z.optional(z.string()),
   }),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { ErrorCode } from './errors';
 
 /**
@@ -10,26 +10,28 @@ export const LIVE_PATH = '/live';
 export const LiveCollectionSchema = z.enum(['users', 'projects']);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
 
+const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+
 export const LiveWhereSchema = z.object({
-  field: z.string().min(1).max(64),
+  field: boundedString(64),
   op: z.enum(['==', 'array-contains']),
-  value: z.union([z.string().max(200), z.number(), z.boolean()]),
+  value: z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean()]),
 });
 export type LiveWhere = z.infer<typeof LiveWhereSchema>;
 
 export const LiveQuerySchema = z.object({
   kind: z.literal('query'),
   collection: LiveCollectionSchema,
-  where: z.array(LiveWhereSchema).max(4).optional(),
-  orderBy: z.object({ field: z.string().min(1).max(64), direction: z.enum(['asc', 'desc']) }).optional(),
-  limit: z.number().int().min(1).max(1000).optional(),
+  where: z.optional(z.array(LiveWhereSchema).check(z.maxLength(4))),
+  orderBy: z.optional(z.object({ field: boundedString(64), direction: z.enum(['asc', 'desc']) })),
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
 });
 export type LiveQuery = z.infer<typeof LiveQuerySchema>;
 
 export const LiveDocTargetSchema = z.object({
   kind: z.literal('doc'),
   collection: LiveCollectionSchema,
-  id: z.string().min(1).max(64),
+  id: boundedString(64),
 });
 export type LiveDocTarget = z.infer<typeof LiveDocTargetSchema>;
 
@@ -37,8 +39,8 @@ export const LiveTargetSchema = z.discriminatedUnion('kind', [LiveQuerySchema, L
 export type LiveTarget = z.infer<typeof LiveTargetSchema>;
 
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subscribe'), id: z.string().min(1).max(64), target: LiveTargetSchema }),
-  z.object({ type: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
+  z.object({ type: z.literal('subscribe'), id: boundedString(64), target: LiveTargetSchema }),
+  z.object({ type: z.literal('unsubscribe'), id: boundedString(64) }),
 ]);
 export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
 

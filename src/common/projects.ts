@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { COMMENT_MAX_LENGTH, PROJECT_DETAILS_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './limits';
 import { messages } from './messages';
 
@@ -36,32 +36,39 @@ export function formatCalendarDay(value: string): string {
 export const CreateProjectSchema = z.object({
   name: z
     .string({ error: messages.projectNameRequired })
-    .trim()
-    .min(1, messages.projectNameRequired)
-    .max(PROJECT_NAME_MAX_LENGTH, messages.projectNameTooLong),
+    .check(
+      z.trim(),
+      z.minLength(1, messages.projectNameRequired),
+      z.maxLength(PROJECT_NAME_MAX_LENGTH, messages.projectNameTooLong),
+    ),
   details: z
     .string({ error: messages.projectDetailsRequired })
-    .trim()
-    .min(1, messages.projectDetailsRequired)
-    .max(PROJECT_DETAILS_MAX_LENGTH, messages.projectDetailsTooLong),
+    .check(
+      z.trim(),
+      z.minLength(1, messages.projectDetailsRequired),
+      z.maxLength(PROJECT_DETAILS_MAX_LENGTH, messages.projectDetailsTooLong),
+    ),
   dueDate: z
     .string({ error: messages.dueDateRequired })
-    .min(1, messages.dueDateRequired)
-    .refine(isCalendarDay, messages.dueDateInvalid),
+    .check(z.minLength(1, messages.dueDateRequired), z.refine(isCalendarDay, messages.dueDateInvalid)),
   category: z.enum(PROJECT_CATEGORIES, { error: messages.categoryRequired }),
-  assignedUserIds: z
-    .array(z.string().min(1).max(64), { error: messages.assigneesRequired })
-    .min(1, messages.assigneesRequired)
-    .max(MAX_ASSIGNEES, messages.tooManyAssignees)
-    .transform((ids) => [...new Set(ids)]),
+  assignedUserIds: z.pipe(
+    z
+      .array(z.string().check(z.minLength(1), z.maxLength(64)), { error: messages.assigneesRequired })
+      .check(
+        z.minLength(1, messages.assigneesRequired),
+        z.maxLength(MAX_ASSIGNEES, messages.tooManyAssignees),
+      ),
+    z.transform((ids: string[]) => [...new Set(ids)]),
+  ),
 });
 export type CreateProjectInput = z.input<typeof CreateProjectSchema>;
 
 export const AddCommentSchema = z.object({
-  content: z
-    .string({ error: messages.commentRequired })
-    .refine((content) => content.trim().length > 0, messages.commentRequired)
-    .refine((content) => content.length <= COMMENT_MAX_LENGTH, messages.commentTooLong),
+  content: z.string({ error: messages.commentRequired }).check(
+    z.refine((content) => content.trim().length > 0, messages.commentRequired),
+    z.refine((content) => content.length <= COMMENT_MAX_LENGTH, messages.commentTooLong),
+  ),
 });
 export type AddCommentInput = z.infer<typeof AddCommentSchema>;
 
@@ -91,7 +98,7 @@ export const ProjectSchema = z.object({
   assignedUserIds: z.array(z.string()),
   createdBy: UserRefSchema,
   createdAt: z.string(),
-  comments: z.array(CommentSchema).optional(),
+  comments: z.optional(z.array(CommentSchema)),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 

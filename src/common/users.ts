@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** A user profile document (spec §3: collection users; the id equals the auth uid). */
 export const UserProfileSchema = z.object({

@@ -10,7 +10,8 @@ import type { RouteDoc } from '../http/api-docs';
 
 const tag = 'Auth';
 
-const SignupFormSchema = SignupFieldsSchema.extend({
+const SignupFormSchema = z.object({
+  ...SignupFieldsSchema.shape,
   thumbnail: z.string().meta({
     format: 'binary',
     description: 'Raster image (PNG, JPEG, GIF, WebP, BMP, AVIF), at most 100000 bytes',

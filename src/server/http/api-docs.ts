@@ -16,10 +16,10 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   auth: RouteAuth;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: { contentType: string; schema: z.ZodType };
-  response: { status: number; description: string; schema?: z.ZodType; contentType?: string };
+  params?: z.core.$ZodObject;
+  query?: z.core.$ZodObject;
+  body?: { contentType: string; schema: z.core.$ZodType };
+  response: { status: number; description: string; schema?: z.core.$ZodType; contentType?: string };
   errors: ErrorCode[];
   /** Errors in the storage protocol's own body shape (STORAGE-PROTOCOL.md §8.1). */
   storageErrors?: { status: number; description: string }[];
@@ -34,10 +34,10 @@ const securityOf: Record<RouteAuth, Record<string, string[]>[] | undefined> = {
   storage: [{ idToken: [] }, { sessionCookie: [] }, { downloadToken: [] }],
 };
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+const jsonSchema = (schema: z.core.$ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
-function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query') {
+function parametersOf(schema: z.core.$ZodObject | undefined, location: 'path' | 'query') {
   if (!schema) return [];
   const json = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
