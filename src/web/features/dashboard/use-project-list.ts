@@ -19,7 +19,7 @@ export interface ProjectListState {
   isPending: boolean;
   /** True while a bigger page is on its way; the smaller one stays on screen meanwhile. */
   isLoadingMore: boolean;
-  /** The shown page is full, so the server may hold older projects. */
+  /** The server holds older projects than the shown page. */
   hasMore: boolean;
 }
 
@@ -34,7 +34,8 @@ export function useProjectList(filter: DashboardFilter, uid: string, limit: numb
 
   useEffect(
     () =>
-      dojo.subscribe<Project>(dashboardQuery(filter, uid, limit), {
+      // One row more than shown tells whether older projects exist, without a count query.
+      dojo.subscribe<Project>(dashboardQuery(filter, uid, limit + 1), {
         next: (docs) => setReceived({ listKey, limit, docs, error: null }),
         error: (error) => setReceived({ listKey, limit, docs: null, error }),
       }),
@@ -43,13 +44,14 @@ export function useProjectList(filter: DashboardFilter, uid: string, limit: numb
 
   // A result of another filter is never shown for this one.
   const current = received.listKey === listKey ? received : null;
-  const docs = current?.docs ?? null;
+  const page = current?.docs ?? null;
+  const docs = page ? page.slice(0, current?.limit) : null;
   const error = current?.error ?? null;
   return {
     docs,
     error,
     isPending: current === null,
     isLoadingMore: current !== null && current.limit !== limit && error === null,
-    hasMore: current !== null && docs !== null && docs.length >= current.limit,
+    hasMore: current !== null && page !== null && page.length > current.limit,
   };
 }
