@@ -14,17 +14,19 @@ export function useUsers() {
     kind: 'query',
     collection: 'users',
     orderBy: { field: 'displayName', direction: 'asc' },
-    limit,
+    // One more than shown tells whether there are more users, without a count query.
+    limit: limit + 1,
   });
   // While a longer page loads, keep showing what we have instead of flashing the loading text.
   const [previous, setPrevious] = useState<UserProfile[] | null>(null);
   if (state.docs && state.docs !== previous) setPrevious(state.docs);
-  const docs = state.docs ?? (state.error ? null : previous);
+  const all = state.docs ?? (state.error ? null : previous);
+  const docs = all ? all.slice(0, limit) : null;
   return {
     docs,
     error: state.error,
     isPending: docs === null && state.error === null,
-    hasMore: state.docs !== null && state.docs.length >= limit,
+    hasMore: state.docs !== null && state.docs.length > limit,
     isLoadingMore: state.docs === null && previous !== null && state.error === null,
     showMore: () => setLimit((current) => current + USERS_PAGE_SIZE),
   };
