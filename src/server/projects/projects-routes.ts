@@ -20,17 +20,16 @@ export function registerProjectsRoutes(
 ): void {
   const { projects, viewers } = deps;
 
-  app.get('/api/projects', async (request): Promise<{ projects: Project[] }> => {
+  app.get('/api/projects', async (request, reply) => {
     await viewers.requireViewer(request);
     const query = parseInput(ListQuerySchema, request.query);
-    return {
-      projects: await projects.list({
-        category: query.category,
-        assignedTo: query.assignedTo,
-        orderBy: { column: 'created_at', direction: 'desc' },
-        limit: query.limit,
-      }),
-    };
+    const body = await projects.listJson({
+      category: query.category,
+      assignedTo: query.assignedTo,
+      orderBy: { column: 'created_at', direction: 'desc' },
+      limit: query.limit,
+    });
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.post('/api/projects', async (request, reply): Promise<{ project: Project }> => {

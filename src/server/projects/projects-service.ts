@@ -7,6 +7,7 @@ import { forbidden, invalidArgument, notFound } from '../http/app-error';
 import { parseInput } from '../http/validate';
 import type { ChangeBus } from '../live/change-bus';
 import { newId } from '../shared/ids';
+import { ProjectListCache } from './project-list-cache';
 import { findProject, getProjectWithComments, queryProjects, type ProjectQuery } from './projects-repository';
 
 /**
@@ -14,10 +15,21 @@ import { findProject, getProjectWithComments, queryProjects, type ProjectQuery }
  * published only after their transaction commits.
  */
 export class ProjectsService {
-  constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {}
+  private readonly listCache: ProjectListCache;
+
+  constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {
+    this.listCache = new ProjectListCache(deps.changes);
+  }
 
   list(query: ProjectQuery): Promise<Project[]> {
     return queryProjects(this.deps.db, query);
+  }
+
+  /** The `{ projects }` response body for a list query, served from cache until something changes. */
+  listJson(query: ProjectQuery): Promise<string> {
+    return this.listCache.get(JSON.stringify(query), async () =>
+      JSON.stringify({ projects: await this.list(query) }),
+    );
   }
 
   async get(id: string): Promise<Project> {

@@ -147,6 +147,31 @@ describe('POST /api/projects', () => {
   });
 });
 
+describe('GET /api/projects', () => {
+  it('never serves a stale list: creates and completions show on the next read', async () => {
+    const ids = async (query = '') =>
+      ((await api(luigi, 'GET', `/api/projects${query}`)).body?.projects as Project[]).map((p) => p.id);
+    const before = await ids();
+    expect(await ids()).toEqual(before); // a repeated read (served from cache) is identical
+    const project = await mario.client.projects.create(
+      validProject([luigi.user.uid], { category: 'marketing' }),
+    );
+    expect((await ids())[0]).toBe(project.id);
+    expect(await ids('?category=marketing')).toContain(project.id);
+    expect(await ids('?category=sales')).not.toContain(project.id);
+    expect(await ids(`?assignedTo=${luigi.user.uid}`)).toContain(project.id);
+    await mario.client.projects.complete(project.id);
+    expect(await ids()).toEqual(before);
+    expect(await ids('?category=marketing')).not.toContain(project.id);
+  });
+
+  it('refuses a bad filter with 400', async () => {
+    const response = await api(luigi, 'GET', '/api/projects?category=cooking&limit=5000');
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body?.error.fields ?? {}).sort()).toEqual(['category', 'limit']);
+  });
+});
+
 describe('live dashboard', () => {
   it('sends a snapshot, then each new project to every matching filter, filtered on the server', async () => {
     const all = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
