@@ -34,6 +34,8 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration-sqlite',
+          // `*.pg.int.test.ts`: scale-out suites that only make sense on PostgreSQL (several instances).
+          exclude: ['**/*.pg.int.test.ts', '**/node_modules/**'],
           env: { DOJO_TEST_DB: 'sqlite' },
         },
       },

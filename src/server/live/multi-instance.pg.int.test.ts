@@ -11,12 +11,14 @@ import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../..
 
 /**
  * Scale-out: two instances on one PostgreSQL database. Changes made through one reach subscribers of
- * the other through LISTEN/NOTIFY. (SQLite is single-process by design, so this runs on PostgreSQL only;
- * the SQLite project runs the same file and checks that its one instance reports the embedded engine.)
+ * the other through LISTEN/NOTIFY. SQLite is single-process by design, so only the PostgreSQL project
+ * runs `*.pg.int.test.ts` files (vitest.config.ts).
  */
-const engine = testDatabaseEngine();
+describe('two instances on one PostgreSQL database', () => {
+  beforeAll(() => {
+    if (testDatabaseEngine() !== 'postgres') throw new Error('this suite needs DOJO_TEST_DB=postgres');
+  });
 
-describe.runIf(engine === 'postgres')('two instances on one PostgreSQL database', () => {
   let databaseUrl: string;
   let first: TestServer;
   let second: TestServer;
@@ -79,17 +81,5 @@ describe.runIf(engine === 'postgres')('two instances on one PostgreSQL database'
       10_000,
       'bob offline on instance one',
     );
-  });
-});
-
-describe.runIf(engine === 'sqlite')('embedded engine', () => {
-  it('runs on SQLite in one process', async () => {
-    const server = await startTestServer();
-    try {
-      const health = await fetch(`${server.url}/api/health`);
-      expect(await health.json()).toEqual({ status: 'ok', database: 'sqlite' });
-    } finally {
-      await server.stop();
-    }
   });
 });
