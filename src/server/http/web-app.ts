@@ -21,10 +21,11 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
       root: webRoot,
       index: false,
       wildcard: false,
+      // Our own Cache-Control: hashed assets never change; anything else (favicon) is revalidated.
+      cacheControl: false,
       setHeaders(response, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          response.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        }
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
