@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
@@ -23,6 +22,7 @@ import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
 import { isSameOrigin } from './http/origin';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
@@ -117,26 +117,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
 
   registerErrorHandler(server);
-  await server.register(fastifyHelmet, {
-    enableCSPNonces: true,
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        // Self-hosted installs often run on plain HTTP inside a LAN; upgrading would break them.
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.publicUrl?.startsWith('https://') ?? false,
-  });
+  await registerSecurityHeaders(server, config);
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, { global: false });

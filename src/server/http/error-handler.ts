@@ -26,7 +26,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A handler may have prepared a download (type, length, disposition) before failing: the error body
     // is JSON, so those headers must not describe it.
-    for (const header of ['content-length', 'content-disposition', 'content-range', 'etag', 'cache-control']) {
+    for (const header of [
+      'content-length',
+      'content-disposition',
+      'content-range',
+      'etag',
+      'cache-control',
+    ]) {
       reply.removeHeader(header);
     }
     reply.type('application/json; charset=utf-8');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { messages, type ErrorBody } from '../../common';
+import { newCspNonce, pageContentSecurityPolicy } from './security-headers';
 
 /** The spec's client routes (§2); anything else renders the app's not-found page with a 404. */
 const SPA_ROUTES = [/^\/$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
@@ -31,10 +32,11 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
   }
 
   const sendIndex = (reply: FastifyReply, status: number) => {
-    const nonce = reply.cspNonce?.style ?? '';
+    const nonce = newCspNonce();
     const html = (indexHtml ?? '').replace('</head>', `<meta name="csp-nonce" content="${nonce}"></head>`);
     return reply
       .status(status)
+      .header('content-security-policy', pageContentSecurityPolicy(nonce))
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(html);

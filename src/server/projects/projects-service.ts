@@ -26,9 +26,9 @@ export class ProjectsService {
   }
 
   /** The `{ projects }` response body for a list query, served from cache until something changes. */
-  listJson(query: ProjectQuery): Promise<string> {
+  listJson(query: ProjectQuery): Promise<Buffer> {
     return this.listCache.get(JSON.stringify(query), async () =>
-      JSON.stringify({ projects: await this.list(query) }),
+      Buffer.from(JSON.stringify({ projects: await this.list(query) })),
     );
   }
 
