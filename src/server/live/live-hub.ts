@@ -31,9 +31,8 @@ interface Subscription {
   connection: Connection;
   target: LiveTarget;
   groupKey: string;
-  /** Last result sent: ids in order and each doc's JSON, to tell modified from unchanged. */
-  sentOrder: string[];
-  sentJson: Map<string, string>;
+  /** The last result this subscriber received; shared with its group while the two are in step. */
+  state: ResultState;
 }
 
 interface Group {
@@ -41,9 +40,41 @@ interface Group {
   target: LiveTarget;
   viewer: Viewer;
   subscriptions: Set<Subscription>;
-  /** Ids in the group's last result: a change to one of them always needs a re-evaluation. */
-  resultIds: Set<string>;
+  /** The group's last evaluated result: a change to one of its docs always needs a re-evaluation. */
+  state: ResultState;
+  /** Ids that only newer snapshots of joining subscribers hold, until the next evaluation. */
+  extraIds: Set<string>;
 }
+
+/** A result as sent: ids in order, and each doc's JSON to tell modified from unchanged. */
+interface ResultState {
+  order: string[];
+  json: Map<string, string>;
+}
+
+const resultStateOf = (docs: LiveDoc[], json: string[]): ResultState => ({
+  order: docs.map((doc) => doc.id),
+  json: new Map(docs.map((doc, index) => [doc.id, json[index] ?? ''])),
+});
+
+/** The changes that turn `previous` into `docs`, in the protocol's form. */
+function diffOf(previous: ResultState, docs: LiveDoc[], json: string[]): LiveChange[] {
+  const changes: LiveChange[] = [];
+  const nextIds = new Set(docs.map((doc) => doc.id));
+  for (const id of previous.order) {
+    if (!nextIds.has(id)) changes.push({ type: 'removed', doc: { id } });
+  }
+  docs.forEach((doc, index) => {
+    const before = previous.json.get(doc.id);
+    if (before === undefined) changes.push({ type: 'added', doc, newIndex: index });
+    else if (before !== json[index]) changes.push({ type: 'modified', doc, newIndex: index });
+  });
+  return changes;
+}
+
+/** A `changes` message around an already serialized change list (same shape as `send` would produce). */
+const changesMessage = (id: string, changesJson: string): string =>
+  `{"type":"changes","id":${JSON.stringify(id)},"changes":${changesJson}}`;
 
 /** Whether a document satisfies a query's filters (ignoring order and limit). */
 function matchesWhere(doc: LiveDoc, where: LiveWhere[] | undefined): boolean {
@@ -146,8 +177,7 @@ export class LiveHub {
       connection,
       target: message.target,
       groupKey: `${message.target.collection}:${source.groupKey(message.target, connection.viewer)}`,
-      sentOrder: [],
-      sentJson: new Map(),
+      state: { order: [], json: new Map() },
     };
     connection.subscriptions.set(message.id, subscription);
     this.enqueue(() => this.sendSnapshot(subscription));
@@ -164,8 +194,10 @@ export class LiveHub {
       this.sendError(connection, subscription.id, error);
       return;
     }
-    subscription.sentOrder = docs.map((doc) => doc.id);
-    subscription.sentJson = new Map(docs.map((doc) => [doc.id, JSON.stringify(doc)]));
+    subscription.state = resultStateOf(
+      docs,
+      docs.map((doc) => JSON.stringify(doc)),
+    );
     let group = this.groups.get(subscription.groupKey);
     if (!group) {
       group = {
@@ -173,12 +205,13 @@ export class LiveHub {
         target: subscription.target,
         viewer: connection.viewer,
         subscriptions: new Set(),
-        resultIds: new Set(),
+        state: subscription.state,
+        extraIds: new Set(),
       };
       this.groups.set(group.key, group);
     }
     // A superset only costs an extra evaluation; a missing id could miss a change.
-    for (const id of subscription.sentOrder) group.resultIds.add(id);
+    for (const id of subscription.state.order) if (!group.state.json.has(id)) group.extraIds.add(id);
     group.subscriptions.add(subscription);
     this.send(connection, { type: 'snapshot', id: subscription.id, docs });
   }
@@ -229,7 +262,7 @@ export class LiveHub {
           continue;
         }
         if (change.scope === 'comments') continue;
-        if (group.resultIds.has(change.id)) {
+        if (group.state.json.has(change.id) || group.extraIds.has(change.id)) {
           dirty.add(group);
           continue;
         }
@@ -250,32 +283,30 @@ export class LiveHub {
         this.deps.log.error({ err: error }, 'live re-evaluation failed');
         continue;
       }
-      group.resultIds = new Set(docs.map((doc) => doc.id));
       const json = docs.map((doc) => JSON.stringify(doc));
-      for (const subscription of group.subscriptions) this.sendDiff(subscription, docs, json);
+      const previous = group.state;
+      const next = resultStateOf(docs, json);
+      group.state = next;
+      group.extraIds.clear();
+      // Subscribers in step with the group share one diff, serialized once (fan-out to many sockets).
+      const shared = diffOf(previous, docs, json);
+      const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
+      for (const subscription of group.subscriptions) {
+        if (subscription.state === previous) {
+          if (sharedJson) this.sendRaw(subscription.connection, changesMessage(subscription.id, sharedJson));
+        } else {
+          const own = diffOf(subscription.state, docs, json);
+          if (own.length > 0)
+            this.send(subscription.connection, { type: 'changes', id: subscription.id, changes: own });
+        }
+        subscription.state = next;
+      }
     }
   }
 
   private async readDoc(collection: LiveCollection, id: string, viewer: Viewer): Promise<LiveDoc | null> {
     const source = this.deps.sources[collection];
     return source ? source.get(this.deps.db, id, viewer) : null;
-  }
-
-  private sendDiff(subscription: Subscription, docs: LiveDoc[], json: string[]): void {
-    const changes: LiveChange[] = [];
-    const nextIds = new Set(docs.map((doc) => doc.id));
-    for (const id of subscription.sentOrder) {
-      if (!nextIds.has(id)) changes.push({ type: 'removed', doc: { id } });
-    }
-    docs.forEach((doc, index) => {
-      const previous = subscription.sentJson.get(doc.id);
-      if (previous === undefined) changes.push({ type: 'added', doc, newIndex: index });
-      else if (previous !== json[index]) changes.push({ type: 'modified', doc, newIndex: index });
-    });
-    if (changes.length === 0) return;
-    subscription.sentOrder = docs.map((doc) => doc.id);
-    subscription.sentJson = new Map(docs.map((doc, index) => [doc.id, json[index] ?? '']));
-    this.send(subscription.connection, { type: 'changes', id: subscription.id, changes });
   }
 
   private async evaluate(target: LiveTarget, viewer: Viewer): Promise<LiveDoc[]> {
@@ -312,12 +343,16 @@ export class LiveHub {
   }
 
   private send(connection: Connection, message: LiveServerMessage): void {
+    this.sendRaw(connection, JSON.stringify(message));
+  }
+
+  private sendRaw(connection: Connection, text: string): void {
     const { socket } = connection;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.terminate();
       return;
     }
-    socket.send(JSON.stringify(message));
+    socket.send(text);
   }
 }

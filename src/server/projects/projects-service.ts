@@ -70,6 +70,7 @@ export class ProjectsService {
         )
         .execute();
     });
+    this.listCache.invalidate();
     await changes.publish([{ collection: 'projects', id }]);
     return this.get(id);
   }
@@ -81,6 +82,7 @@ export class ProjectsService {
     if (!project) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
     await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
+    this.listCache.invalidate();
     await changes.publish([{ collection: 'projects', id }]);
   }
 

@@ -201,6 +201,32 @@ describe('live dashboard', () => {
     [all, mine, design].forEach((recorder) => recorder.unsubscribe());
   });
 
+  it('keeps subscribers of one query in step, whenever they joined', async () => {
+    const query = dashboardQuery('development', luigi.user.uid, 5);
+    const early = new LiveRecorder<Project>(luigi.client, query);
+    await early.until(() => true);
+    const first = await mario.client.projects.create(validProject([mario.user.uid], { name: 'Step 1' }));
+    await early.until((docs) => docs[0]?.id === first.id);
+    const late = new LiveRecorder<Project>(mario.client, query);
+    await late.until((docs) => docs[0]?.id === first.id);
+    const made = [];
+    for (let index = 2; index <= 7; index += 1) {
+      made.push(
+        await mario.client.projects.create(validProject([mario.user.uid], { name: `Step ${index}` })),
+      );
+    }
+    await mario.client.projects.complete(made[5]!.id);
+    const expected = (
+      (await api(luigi, 'GET', '/api/projects?category=development&limit=5')).body?.projects as Project[]
+    ).map((p) => p.id);
+    expect(expected[0]).toBe(made[4]!.id);
+    const ids = (docs: Project[]) => docs.map((p) => p.id).join();
+    await early.until((docs) => ids(docs) === expected.join(), 10_000, 'early subscriber in step');
+    await late.until((docs) => ids(docs) === expected.join(), 10_000, 'late subscriber in step');
+    early.unsubscribe();
+    late.unsubscribe();
+  });
+
   it('refuses a live query on an unknown field', async () => {
     const recorder = new LiveRecorder(luigi.client, {
       kind: 'query',
