@@ -42,10 +42,11 @@ export class ProjectsService {
     const input = parseInput(CreateProjectSchema, body);
     const { db, changes } = this.deps;
     const id = newId();
-    await db.transaction().execute(async (trx) => {
+    const createdAt = nowIso();
+    const assignees = await db.transaction().execute(async (trx) => {
       const known = await trx
         .selectFrom('users')
-        .select('id')
+        .select(['id', 'display_name as displayName', 'photo_url as photoURL'])
         .where('id', 'in', input.assignedUserIds)
         .execute();
       if (known.length !== input.assignedUserIds.length) {
@@ -60,7 +61,7 @@ export class ProjectsService {
           due_date: input.dueDate,
           category: input.category,
           created_by: viewer.uid,
-          created_at: nowIso(),
+          created_at: createdAt,
         })
         .execute();
       await trx
@@ -69,10 +70,25 @@ export class ProjectsService {
           input.assignedUserIds.map((userId, position) => ({ project_id: id, user_id: userId, position })),
         )
         .execute();
+      return known;
     });
     this.listCache.invalidate();
     await changes.publish([{ collection: 'projects', id }]);
-    return this.get(id);
+    // Presented from what was just written: no read-back on the hot path.
+    const byId = new Map(assignees.map((user) => [user.id, user]));
+    const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
+    return {
+      id,
+      name: input.name,
+      details: input.details,
+      dueDate: input.dueDate,
+      category: input.category,
+      assignedUsersList,
+      assignedUserIds: assignedUsersList.map((user) => user.id),
+      createdBy: { id: viewer.uid, displayName: viewer.displayName, photoURL: viewer.photoURL },
+      createdAt,
+      comments: [],
+    };
   }
 
   /** 'Mark as Complete' deletes the project; only its creator may. */

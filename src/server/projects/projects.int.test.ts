@@ -131,6 +131,8 @@ describe('POST /api/projects', () => {
     expect(project.assignedUsersList.map((user) => user.displayName)).toEqual(['luigi', 'mario']);
     expect(project.dueDate).toBe(tomorrow());
     expect(project.comments).toEqual([]);
+    // The create answer is built without reading back; it must equal what a read returns.
+    expect((await api(mario, 'GET', `/api/projects/${project.id}`)).body?.project).toEqual(project);
   });
 
   it('refuses a create posted from another site', async () => {
