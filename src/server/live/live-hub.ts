@@ -42,15 +42,20 @@ interface Group {
   subscriptions: Set<Subscription>;
   /** The group's last evaluated result: a change to one of its docs always needs a re-evaluation. */
   state: ResultState;
-  /** Ids that only newer snapshots of joining subscribers hold, until the next evaluation. */
-  extraIds: Set<string>;
 }
 
 /** A result as sent: ids in order, and each doc's JSON to tell modified from unchanged. */
 interface ResultState {
   order: string[];
   json: Map<string, string>;
+  /** The docs as one JSON array, built once for every snapshot served from this state. */
+  docsJson?: string;
 }
+
+const snapshotMessage = (id: string, state: ResultState): string => {
+  state.docsJson ??= `[${state.order.map((docId) => state.json.get(docId)).join(',')}]`;
+  return `{"type":"snapshot","id":${JSON.stringify(id)},"docs":${state.docsJson}}`;
+};
 
 const resultStateOf = (docs: LiveDoc[], json: string[]): ResultState => ({
   order: docs.map((doc) => doc.id),
@@ -183,37 +188,44 @@ export class LiveHub {
     this.enqueue(() => this.sendSnapshot(subscription));
   }
 
+  /**
+   * Joining a query that others already follow costs no query and no copy: the subscriber receives the
+   * group's current result and shares its state. That is also exact: any change not yet applied to that
+   * state is pending in this same queue and will reach the new subscriber as a diff.
+   */
   private async sendSnapshot(subscription: Subscription): Promise<void> {
     const { connection } = subscription;
     if (connection.subscriptions.get(subscription.id) !== subscription) return;
-    let docs: LiveDoc[];
-    try {
-      docs = await this.evaluate(subscription.target, connection.viewer);
-    } catch (error) {
-      connection.subscriptions.delete(subscription.id);
-      this.sendError(connection, subscription.id, error);
-      return;
-    }
-    subscription.state = resultStateOf(
-      docs,
-      docs.map((doc) => JSON.stringify(doc)),
-    );
     let group = this.groups.get(subscription.groupKey);
     if (!group) {
-      group = {
-        key: subscription.groupKey,
-        target: subscription.target,
-        viewer: connection.viewer,
-        subscriptions: new Set(),
-        state: subscription.state,
-        extraIds: new Set(),
-      };
-      this.groups.set(group.key, group);
+      let docs: LiveDoc[];
+      try {
+        docs = await this.evaluate(subscription.target, connection.viewer);
+      } catch (error) {
+        connection.subscriptions.delete(subscription.id);
+        this.sendError(connection, subscription.id, error);
+        return;
+      }
+      // The evaluation awaited: another subscriber of the same query may have created the group meanwhile.
+      group = this.groups.get(subscription.groupKey);
+      if (!group) {
+        group = {
+          key: subscription.groupKey,
+          target: subscription.target,
+          viewer: connection.viewer,
+          subscriptions: new Set(),
+          state: resultStateOf(
+            docs,
+            docs.map((doc) => JSON.stringify(doc)),
+          ),
+        };
+        this.groups.set(group.key, group);
+      }
     }
-    // A superset only costs an extra evaluation; a missing id could miss a change.
-    for (const id of subscription.state.order) if (!group.state.json.has(id)) group.extraIds.add(id);
+    if (connection.subscriptions.get(subscription.id) !== subscription) return;
+    subscription.state = group.state;
     group.subscriptions.add(subscription);
-    this.send(connection, { type: 'snapshot', id: subscription.id, docs });
+    this.sendRaw(connection, snapshotMessage(subscription.id, group.state));
   }
 
   private removeSubscription(subscription: Subscription): void {
@@ -262,7 +274,7 @@ export class LiveHub {
           continue;
         }
         if (change.scope === 'comments') continue;
-        if (group.state.json.has(change.id) || group.extraIds.has(change.id)) {
+        if (group.state.json.has(change.id)) {
           dirty.add(group);
           continue;
         }
@@ -287,7 +299,6 @@ export class LiveHub {
       const previous = group.state;
       const next = resultStateOf(docs, json);
       group.state = next;
-      group.extraIds.clear();
       // Subscribers in step with the group share one diff, serialized once (fan-out to many sockets).
       const shared = diffOf(previous, docs, json);
       const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
