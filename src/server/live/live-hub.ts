@@ -19,6 +19,8 @@ import type { LiveSources } from './live-sources';
 
 /** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How long a closing socket may take to answer the close handshake during shutdown. */
+const CLOSE_HANDSHAKE_MS = 1000;
 
 interface Connection {
   socket: WebSocket;
@@ -106,6 +108,7 @@ export class LiveHub {
   private resyncPending = false;
   private queue: Promise<void> = Promise.resolve();
   private flushScheduled = false;
+  private closed = false;
   private readonly unsubscribeBus: () => void;
 
   constructor(
@@ -125,6 +128,11 @@ export class LiveHub {
   }
 
   attach(socket: WebSocket, viewer: Viewer): void {
+    // An upgrade that completes while the server shuts down is not kept (it would hold shutdown open).
+    if (this.closed) {
+      socket.terminate();
+      return;
+    }
     const connection: Connection = { socket, viewer, subscriptions: new Map() };
     this.connections.add(connection);
     this.deps.events?.onConnectionOpened?.(viewer);
@@ -143,8 +151,14 @@ export class LiveHub {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribeBus();
-    for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
+    for (const connection of this.connections) {
+      const { socket } = connection;
+      socket.close(1001, 'server shutting down');
+      // A client that never answers the closing handshake must not hold shutdown open.
+      setTimeout(() => socket.terminate(), CLOSE_HANDSHAKE_MS).unref();
+    }
   }
 
   private handleMessage(connection: Connection, raw: string): void {
