@@ -3,6 +3,7 @@ import { AuthClient } from './auth';
 import { ProjectsClient } from './projects';
 import { LiveClient, type LiveObserver, type SocketFactory, type SocketLike } from './live';
 import { Transport } from './transport';
+import { createStorage, type Storage, type TokenProvider } from './storage';
 
 export { DojoError } from './errors';
 export type { AuthListener, SignUpInput } from './auth';
@@ -21,6 +22,10 @@ export interface DojoClientOptions {
   baseUrl?: string;
   /** Defaults to the global WebSocket (browsers). Pass `ws` in Node. */
   WebSocket?: WebSocketConstructor;
+  /** Storage bucket for `ref(client.storage, path)`; defaults to the server's default, `dojo`. */
+  storageBucket?: string;
+  /** App Check token provider; its token goes in `X-Firebase-AppCheck` on storage requests. */
+  getAppCheckToken?: TokenProvider;
 }
 
 export interface DojoClient {
@@ -30,6 +35,8 @@ export interface DojoClient {
   subscribe<T extends LiveDoc>(target: LiveTarget, observer: LiveObserver<T>): () => void;
   live: LiveClient;
   transport: Transport;
+  /** The storage service: use it with `ref`, `uploadBytesResumable`, … from `src/sdk/storage`. */
+  storage: Storage;
   /** Closes the live connection for good (tests, scripts). */
   close(): void;
 }
@@ -59,6 +66,13 @@ export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
     projects: new ProjectsClient(transport),
     live,
     transport,
+    storage: createStorage({
+      baseUrl: origin,
+      bucket: options.storageBucket ?? 'dojo',
+      // Signed out means no Authorization header; the server then answers storage/unauthenticated.
+      getToken: () => (auth.currentUser ? auth.getIdToken() : null),
+      getAppCheckToken: options.getAppCheckToken,
+    }),
     subscribe: (target, observer) => live.subscribe(target, observer),
     close: () => live.setEnabled(false),
   };

@@ -28,6 +28,7 @@ import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change
 import { LiveHub } from './live/live-hub';
 import { registerLiveRoutes } from './live/live-routes';
 import { baseLiveSources } from './live/live-sources';
+import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/blob-store';
 import { registerStorageRoutes } from './storage/storage-routes';
 import { StorageService } from './storage/storage-service';
@@ -91,9 +92,11 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl });
   const storage = new StorageService({
     db,
+    dialect: database.dialect,
     blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
     bucket: config.storageBucket,
     publicUrl: config.publicUrl,
+    quotaBytes: config.storageQuotaBytes,
   });
   const presence = new PresenceService({
     db,
@@ -151,7 +154,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   registerAuthRoutes(server, { auth, viewers, rateLimitPerMinute: config.authRateLimitPerMinute });
   registerUsersRoutes(server, { db, viewers });
   registerProjectsRoutes(server, { projects, viewers });
-  registerStorageRoutes(server, { storage, viewers });
+  registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
   registerLiveRoutes(server, { hub, viewers });
   await registerWebApp(server, config.webRoot);
 

@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database';
 
 /**
@@ -146,6 +146,35 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .on('live_presence')
           .columns(['user_id', 'last_seen_at'])
           .execute();
+      },
+    },
+    '0003_storage_uploads': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('storage_uploads')
+          .addColumn('upload_id', 'text', (column) => column.primaryKey())
+          .addColumn('bucket', 'text', (column) => column.notNull())
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('owner_uid', 'text', (column) => column.notNull())
+          .addColumn('metadata', 'text', (column) => column.notNull())
+          .addColumn('declared_size', 'bigint', (column) => column.notNull())
+          .addColumn('content_type', 'text', (column) => column.notNull())
+          .addColumn('received', 'bigint', (column) => column.notNull().defaultTo(0))
+          .addColumn('status', 'text', (column) => column.notNull())
+          .addColumn('final_resource', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('storage_uploads_updated')
+          .on('storage_uploads')
+          .column('updated_at')
+          .execute();
+        // Listings page through names in byte order (STORAGE-PROTOCOL.md §4.6). SQLite's default BINARY
+        // collation already is; PostgreSQL's depends on the cluster's locale unless the column says "C".
+        if (dialect === 'postgres') {
+          await sql`alter table storage_objects alter column name type text collate "C"`.execute(db);
+        }
       },
     },
   };

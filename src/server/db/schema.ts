@@ -99,4 +99,29 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   storage_objects: StorageObjectsTable;
+  storage_uploads: StorageUploadsTable;
+}
+
+export type StorageUploadStatus = 'active' | 'final' | 'cancelled';
+
+/** A resumable upload session (STORAGE-PROTOCOL.md §5.1); its bytes are a `.part` named by upload_id. */
+export interface StorageUploadsTable {
+  /** Random, URL-safe; the session's handle in the upload URL. Never derived from the object name. */
+  upload_id: string;
+  bucket: string;
+  name: string;
+  /** The user who started the session; only they may continue it. */
+  owner_uid: string;
+  /** JSON of the writable metadata sent at start, already validated. */
+  metadata: string;
+  /** X-Goog-Upload-Header-Content-Length: the object is made only when exactly this many bytes arrived. */
+  declared_size: number;
+  content_type: string;
+  /** Bytes durably stored (synced to disk before this is raised). */
+  received: number;
+  status: StorageUploadStatus;
+  /** JSON of the object resource once final, replayed by a repeated finalize. */
+  final_resource: string | null;
+  created_at: string;
+  updated_at: string;
 }

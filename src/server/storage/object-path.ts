@@ -39,3 +39,26 @@ export function parseRange(
   if (start > end || start >= size) return 'invalid';
   return { start, end };
 }
+
+/**
+ * The query parameters of a raw URL, each key and value decoded exactly once (`+` is a space, as in
+ * forms; the SDK always sends `%2B` for a plus). The first of repeated keys wins. Null when an escape
+ * is malformed.
+ */
+export function parseQuery(rawUrl: string): Map<string, string> | null {
+  const at = rawUrl.indexOf('?');
+  const params = new Map<string, string>();
+  if (at < 0) return params;
+  try {
+    for (const pair of rawUrl.slice(at + 1).split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const decode = (text: string) => decodeURIComponent(text.replaceAll('+', ' '));
+      const key = decode(eq < 0 ? pair : pair.slice(0, eq));
+      if (!params.has(key)) params.set(key, eq < 0 ? '' : decode(pair.slice(eq + 1)));
+    }
+  } catch {
+    return null;
+  }
+  return params;
+}

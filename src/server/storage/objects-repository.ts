@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { DialectName } from '../db/database';
 import type { Database, StorageObjectsTable } from '../db/schema';
 
 export type ObjectRow = Selectable<StorageObjectsTable>;
@@ -44,4 +45,74 @@ export async function upsertObject(db: Kysely<Database>, row: NewObjectRow): Pro
     )
     .execute();
   return previous?.blob_key;
+}
+
+export async function updateObject(
+  db: Kysely<Database>,
+  bucket: string,
+  name: string,
+  changes: Updateable<StorageObjectsTable>,
+): Promise<void> {
+  await db
+    .updateTable('storage_objects')
+    .set(changes)
+    .where('bucket', '=', bucket)
+    .where('name', '=', name)
+    .execute();
+}
+
+/** Deletes the row; returns its blob key (delete the bytes after commit), or undefined if there was none. */
+export async function deleteObjectRow(
+  db: Kysely<Database>,
+  bucket: string,
+  name: string,
+): Promise<string | undefined> {
+  const deleted = await db
+    .deleteFrom('storage_objects')
+    .where('bucket', '=', bucket)
+    .where('name', '=', name)
+    .returning('blob_key')
+    .executeTakeFirst();
+  return deleted?.blob_key;
+}
+
+/** Bytes a user keeps: the sizes of every object they own, in every bucket. */
+export async function usageOf(db: Kysely<Database>, ownerUid: string): Promise<number> {
+  const row = await db
+    .selectFrom('storage_objects')
+    .select(sql<number>`cast(coalesce(sum(size), 0) as bigint)`.as('total'))
+    .where('owner_uid', '=', ownerUid)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Serialises a user's storage writes until the transaction ends, so two uploads cannot both pass the
+ * quota check, and two writers of one name (always the same owner) replace each other cleanly. SQLite
+ * already runs one write transaction at a time; PostgreSQL locks the owner's users row.
+ */
+export async function lockOwner(db: Kysely<Database>, dialect: DialectName, ownerUid: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('users').select('id').where('id', '=', ownerUid).forNoKeyUpdate().execute();
+}
+
+/**
+ * Names in byte order from `from` on (inclusive, or strictly after with `exclusive`), `limit` at most.
+ * The caller stops when names leave its prefix.
+ */
+export async function listNamesFrom(
+  db: Kysely<Database>,
+  bucket: string,
+  from: { name: string; exclusive: boolean },
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('storage_objects')
+    .select('name')
+    .where('bucket', '=', bucket)
+    .where('name', from.exclusive ? '>' : '>=', from.name)
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.name);
 }

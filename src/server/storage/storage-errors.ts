@@ -1,7 +1,38 @@
 import type { FastifyReply } from 'fastify';
+import { APP_CHECK_INVALID_PHRASE, storageErrorTexts } from '../../common/storage-errors';
 
 /** The storage protocol's error body (STORAGE-PROTOCOL.md §8.1). */
 export function storageError(reply: FastifyReply, status: number, message: string, reasonPhrase?: string) {
   if (reasonPhrase) reply.raw.statusMessage = reasonPhrase;
   return reply.status(status).send({ error: { code: status, message } });
 }
+
+/**
+ * The one error type of the storage service. The /v0 scope's error handler turns it into the protocol's
+ * body `{"error":{"code":<status>,"message":"..."}}`, with any extra headers (X-Goog-Upload-Status) and
+ * reason phrase it carries.
+ */
+export class StorageError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: { reasonPhrase?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const storageErrors = {
+  invalidArgument: (message: string) => new StorageError(400, message),
+  invalidName: () => new StorageError(400, 'Invalid object name.'),
+  unauthenticated: () => new StorageError(401, storageErrorTexts.unauthenticated),
+  /** The reason phrase is what the web SDK reads to report `storage/unauthorized-app` (§8.2). */
+  appCheckInvalid: () =>
+    new StorageError(401, `${APP_CHECK_INVALID_PHRASE}.`, { reasonPhrase: `${APP_CHECK_INVALID_PHRASE}.` }),
+  quotaExceeded: (bucket: string) => new StorageError(402, storageErrorTexts.quotaExceeded(bucket)),
+  noWritePermission: (headers?: Record<string, string>) =>
+    new StorageError(403, 'Permission denied. No WRITE permission.', headers ? { headers } : {}),
+  objectNotFound: (name: string) => new StorageError(404, storageErrorTexts.objectNotFound(name)),
+  uploadNotFound: () => new StorageError(404, 'No such upload session.'),
+  tooLarge: () => new StorageError(413, 'The request body is too large.'),
+};

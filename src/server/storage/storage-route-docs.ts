@@ -79,7 +79,7 @@ export const storageRouteDocs: RouteDoc[] = [
     path: '/v0/b/{bucket}/o',
     tag,
     summary: 'Upload: multipart, resumable start, or a resumable command on an upload URL',
-    description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query).`,
+    description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable; without it, uploadType, else a raw media upload) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query | cancel). Chunks are placed by X-Goog-Upload-Offset: below the bytes received the overlap is dropped, above it nothing is written and the answer is 503. Chunk bodies up to 40 MiB; multipart bodies up to the quota.`,
     auth: 'storage',
     params: BucketParams,
     query: z.object({ name: z.string().optional(), upload_id: z.string().optional() }),
@@ -95,6 +95,8 @@ export const storageRouteDocs: RouteDoc[] = [
       unauthenticated,
       { status: 402, description: 'Storage quota exceeded' },
       forbidden,
+      { status: 404, description: 'No such upload session' },
+      { status: 413, description: 'Chunk or metadata body too large' },
       { status: 503, description: 'Chunk offset beyond the bytes received: query and resume' },
     ],
   },
@@ -113,7 +115,12 @@ export const storageRouteDocs: RouteDoc[] = [
       schema: ObjectResourceSchema,
     },
     errors: [],
-    storageErrors: [invalid, unauthenticated, notFound],
+    storageErrors: [
+      invalid,
+      unauthenticated,
+      notFound,
+      { status: 416, description: 'Range not satisfiable' },
+    ],
   },
   {
     method: 'PATCH',
@@ -145,12 +152,14 @@ export const storageRouteDocs: RouteDoc[] = [
     path: '/api/app-check/token',
     tag,
     summary: 'Mint an App Check token for this web app (sent as X-Firebase-AppCheck)',
+    description:
+      'HS256, valid for one hour; required on /v0 requests only when APP_CHECK_ENFORCED=true (docs/decisions/004-app-check.md).',
     auth: 'none',
     response: {
       status: 200,
       description: 'A short-lived App Check token',
       schema: z.object({ token: z.string(), expiresIn: z.number() }),
     },
-    errors: ['too-many-requests'],
+    errors: ['forbidden', 'too-many-requests'],
   },
 ];

@@ -1,9 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { messages } from '../../common';
+import type { Viewer, ViewerResolver } from '../auth/viewer';
+import type { Config } from '../config';
+import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
+import { readAll } from './byte-streams';
+import { boundaryOf, MultipartError } from './multipart-related';
+import { parseListQuery } from './object-listing';
+import { isValidObjectName } from './object-names';
+import { parseObjectUrl, parseQuery, parseRange } from './object-path';
+import { StorageError, storageError, storageErrors } from './storage-errors';
+import { toObjectResource, type StorageService, type UploadState } from './storage-service';
 
-import type { ViewerResolver } from '../auth/viewer';
-import { storageError } from './storage-errors';
-import { parseObjectUrl, parseRange } from './object-path';
-import { toObjectResource, type StorageService } from './storage-service';
+interface Deps {
+  storage: StorageService;
+  viewers: ViewerResolver;
+  appCheck: AppCheckVerifier & AppCheckIssuer;
+  config: Pick<Config, 'appCheckEnforced' | 'publicUrl'>;
+}
 
 const RASTER_TYPES = new Set([
   'image/png',
@@ -14,53 +27,353 @@ const RASTER_TYPES = new Set([
   'image/avif',
 ]);
 
-/** The storage protocol (STORAGE-PROTOCOL.md) under /v0/b/{bucket}/o: object metadata and download. */
-export function registerStorageRoutes(
-  app: FastifyInstance,
-  deps: { storage: StorageService; viewers: ViewerResolver },
-): void {
-  app.get('/v0/b/:bucket/o/*', async (request, reply) => {
-    const target = parseObjectUrl(request.raw.url ?? '');
-    if (!target?.name) return storageError(reply, 400, 'Invalid object name.');
-    const query = request.query as Record<string, string | undefined>;
-    const row = await deps.storage.find(target.bucket, target.name);
-    const tokenGrantsRead =
-      row !== undefined && query.token !== undefined && row.download_tokens.split(',').includes(query.token);
-    if (!tokenGrantsRead && !(await deps.viewers.viewerOf(request))) {
-      return storageError(
-        reply,
-        401,
-        'User is not authenticated, please authenticate using Firebase Authentication and try again.',
-      );
-    }
-    if (!row) return storageError(reply, 404, `Object '${target.name}' does not exist.`);
-    if (query.alt !== 'media') return toObjectResource(row);
+/** Headers a browser page on another origin may read (§1.5): the emulator's list plus download headers. */
+const EXPOSED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'content-disposition',
+  'accept-ranges',
+  'etag',
+  'x-firebase-storage-version',
+  'X-Goog-Upload-Size-Received',
+  'x-goog-upload-url',
+  'x-goog-upload-command',
+  'x-gupload-uploadid',
+  'x-goog-upload-header-content-length',
+  'x-goog-upload-header-content-type',
+  'x-goog-upload-protocol',
+  'x-goog-upload-status',
+  'x-goog-upload-chunk-granularity',
+  'x-goog-upload-control-url',
+  'x-goog-generation',
+  'x-goog-metageneration',
+  'x-goog-hash',
+].join(', ');
+const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE, PUT, HEAD';
+const METADATA_BODY_MAX_BYTES = 64 * 1024;
+const BUCKET_NAME = /^[A-Za-z0-9.\-_]+$/;
+const APP_CHECK_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-    const range = parseRange(request.headers.range, row.size);
-    if (range === 'invalid') {
-      return reply.status(416).header('content-range', `bytes */${row.size}`).send();
-    }
-    // Only verified raster images render inline; anything else downloads, sandboxed, never as a page.
-    const inline = RASTER_TYPES.has(row.content_type);
-    reply
-      .header('content-type', inline ? row.content_type : safeDownloadType(row.content_type))
-      .header(
-        'content-disposition',
-        `${inline ? 'inline' : 'attachment'}; filename*=utf-8''${encodeURIComponent(row.name.split('/').pop() ?? '')}`,
-      )
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('accept-ranges', 'bytes')
-      .header('etag', `"${row.md5_hash}"`)
-      .header('cache-control', 'private, max-age=3600');
-    if (range) {
-      return reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${row.size}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(deps.storage.readBytes(row, range));
-    }
-    return reply.header('content-length', row.size).send(deps.storage.readBytes(row));
+/**
+ * The storage protocol (STORAGE-PROTOCOL.md) under /v0/b/{bucket}/o, plus the App Check token endpoint.
+ * The /v0 routes live in their own plugin scope: their bodies are streamed (uploads of any size, chunks
+ * up to 40 MiB) and their errors use the protocol's body, while the JSON API keeps its parsers and limits.
+ */
+export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
+  const { storage } = deps;
+
+  app.post('/api/app-check/token', { config: { rateLimit: APP_CHECK_RATE_LIMIT } }, async () =>
+    deps.appCheck.mint(),
+  );
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = storage
+      .sweepExpiredUploads()
+      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'));
+  };
+  app.addHook('onReady', async () => {
+    sweep();
+    sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
   });
+  // Node closes only the connections idle when the server starts closing; a download still streaming
+  // then keeps its keep-alive connection open long after. Ending it once its response is done lets a
+  // shutdown finish promptly.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    clearInterval(sweepTimer);
+    await sweeping;
+  });
+
+  void app.register(async (scope) => {
+    // Bodies are read by the handlers as streams, with their own limits; nothing is parsed up front.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    scope.addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      reply
+        .header('access-control-allow-origin', origin ?? '*')
+        .header('access-control-expose-headers', EXPOSED_HEADERS)
+        // helmet says same-origin for the app; other-origin clients must be able to read storage.
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (origin) reply.header('vary', 'Origin');
+    });
+    // A reply sent before the body was read (a refusal): read and drop the rest, so the connection stays
+    // usable and the client gets the answer instead of a reset. The body's iterator is closed first:
+    // while its 'readable' listener is attached, resume() does nothing and the connection stalls.
+    scope.addHook('onSend', async (request) => {
+      await bodyIterators.get(request)?.return?.();
+      if (!request.raw.readableEnded) request.raw.resume();
+    });
+    scope.addHook('onResponse', async (request) => {
+      if (closing) request.raw.socket.end();
+    });
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof StorageError) {
+        for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+        return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
+      }
+      if (error instanceof MultipartError) return storageError(reply, 400, error.message);
+      if (request.raw.destroyed) {
+        request.log.info({ err: error }, 'storage request ended by the client');
+        return storageError(reply, 400, messages.badRequest);
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return storageError(reply, error.statusCode === 413 ? 413 : 400, messages.badRequest);
+      }
+      request.log.error({ err: error }, 'unhandled storage error');
+      return storageError(reply, 500, messages.internal);
+    });
+
+    scope.options('/v0/*', async (request, reply) => {
+      const requested = request.headers['access-control-request-headers'];
+      reply
+        .header('access-control-allow-methods', ALLOWED_METHODS)
+        .header(
+          'access-control-allow-headers',
+          requested ??
+            'Authorization, Content-Type, Range, X-Firebase-Storage-Version, X-Firebase-AppCheck, X-Firebase-GMPID, X-Goog-Upload-Protocol, X-Goog-Upload-Command, X-Goog-Upload-Offset, X-Goog-Upload-Header-Content-Length, X-Goog-Upload-Header-Content-Type',
+        )
+        .header('access-control-max-age', '3600');
+      if (request.headers['access-control-request-private-network'] === 'true') {
+        reply.header('access-control-allow-private-network', 'true');
+      }
+      if (requested) reply.header('vary', 'Origin, Access-Control-Request-Headers');
+      return reply.status(204).send();
+    });
+
+    /** App Check (when enforced), then the signed-in user: 401 for either. */
+    const requireCaller = async (request: FastifyRequest): Promise<Viewer> => {
+      if (deps.config.appCheckEnforced) {
+        const token = request.headers['x-firebase-appcheck'];
+        if (typeof token !== 'string' || !(await deps.appCheck.verify(token))) {
+          throw storageErrors.appCheckInvalid();
+        }
+      }
+      const viewer = await deps.viewers.viewerOf(request);
+      if (!viewer) throw storageErrors.unauthenticated();
+      return viewer;
+    };
+
+    const listObjects = async (request: FastifyRequest, bucket: string) => {
+      const query = requireQuery(request);
+      const listRequest = parseListQuery(query);
+      await requireCaller(request);
+      const page = await storage.list(bucket, listRequest);
+      return {
+        prefixes: page.prefixes,
+        items: page.items.map((name) => ({ name, bucket })),
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      };
+    };
+
+    scope.get('/v0/b/:bucket/o', async (request) => {
+      const { bucket } = requireTarget(request);
+      return listObjects(request, bucket);
+    });
+
+    scope.get('/v0/b/:bucket/o/*', async (request, reply) => {
+      const { bucket, name } = requireTarget(request);
+      if (name === undefined) return listObjects(request, bucket);
+      requireValidName(name);
+      const query = requireQuery(request);
+      const row = await storage.find(bucket, name);
+      // A download token is a capability on its own (§4.3): no user, no App Check (an <img> sends neither).
+      const token = query.get('token');
+      const tokenGrantsRead =
+        row !== undefined && token !== undefined && row.download_tokens.split(',').includes(token);
+      if (!tokenGrantsRead) await requireCaller(request);
+      if (!row) throw storageErrors.objectNotFound(name);
+      if (query.get('alt') !== 'media') return toObjectResource(row);
+
+      const range = parseRange(request.headers.range, row.size);
+      if (range === 'invalid') {
+        return reply.status(416).header('content-range', `bytes */${row.size}`).send();
+      }
+      // Only verified raster images render inline; anything else downloads, sandboxed, never as a page.
+      const inline = RASTER_TYPES.has(row.content_type);
+      reply
+        .header('content-type', inline ? row.content_type : safeDownloadType(row.content_type))
+        .header(
+          'content-disposition',
+          `${inline ? 'inline' : 'attachment'}; filename*=utf-8''${encodeURIComponent(row.name.split('/').pop() ?? '')}`,
+        )
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('accept-ranges', 'bytes')
+        .header('etag', `"${row.md5_hash}"`)
+        .header('x-goog-hash', `md5=${row.md5_hash}`)
+        .header('x-goog-generation', row.generation)
+        .header('x-goog-metageneration', String(row.metageneration))
+        .header('cache-control', 'private, max-age=3600');
+      if (range) {
+        return reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${row.size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(storage.readBytes(row, range));
+      }
+      return reply.header('content-length', row.size).send(storage.readBytes(row));
+    });
+
+    scope.post('/v0/b/:bucket/o', async (request, reply) => {
+      const { bucket, name: pathName } = requireTarget(request);
+      if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
+      const query = requireQuery(request);
+      const viewer = await requireCaller(request);
+      const body = bodyOf(request);
+      const name = query.get('name');
+
+      const uploadId = query.get('upload_id');
+      if (uploadId !== undefined) {
+        const state = await storage.continueResumable({
+          viewerUid: viewer.uid,
+          bucket,
+          name,
+          uploadId,
+          commands: requireCommands(request),
+          offset: optionalOffset(request),
+          body,
+        });
+        return sendUploadState(reply, state);
+      }
+
+      const protocol = (header(request, 'x-goog-upload-protocol') ?? query.get('uploadType') ?? 'media')
+        .trim()
+        .toLowerCase();
+      if (protocol === 'multipart') {
+        const contentType = request.headers['content-type'];
+        const boundary = boundaryOf(contentType);
+        if (!boundary) throw storageErrors.invalidArgument(`Bad content type. ${contentType ?? ''}`.trim());
+        return storage.uploadMultipart({ viewerUid: viewer.uid, bucket, name, boundary, body });
+      }
+      if (protocol === 'resumable') {
+        const command = header(request, 'x-goog-upload-command')?.trim().toLowerCase();
+        if (command !== 'start') throw storageErrors.invalidArgument('X-Goog-Upload-Command must be start.');
+        const declared = header(request, 'x-goog-upload-header-content-length')?.trim() ?? '';
+        if (!/^\d{1,15}$/.test(declared)) {
+          throw storageErrors.invalidArgument('X-Goog-Upload-Header-Content-Length is required.');
+        }
+        const started = await storage.startResumable({
+          viewerUid: viewer.uid,
+          bucket,
+          name,
+          metadata: await readAll(body, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge),
+          declaredSize: Number(declared),
+          declaredType: header(request, 'x-goog-upload-header-content-type'),
+        });
+        const base = deps.config.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
+        const uploadUrl =
+          `${base}/v0/b/${encodeURIComponent(bucket)}/o?name=${encodeURIComponent(started.name)}` +
+          `&upload_id=${encodeURIComponent(started.uploadId)}&upload_protocol=resumable`;
+        return reply
+          .header('X-Goog-Upload-Status', 'active')
+          .header('X-Goog-Upload-URL', uploadUrl)
+          .header('X-GUploader-UploadID', started.uploadId)
+          .send();
+      }
+      if (protocol === 'media') {
+        return storage.uploadMedia({
+          viewerUid: viewer.uid,
+          bucket,
+          name,
+          contentType: request.headers['content-type'],
+          body,
+        });
+      }
+      throw storageErrors.invalidArgument('Unknown upload protocol.');
+    });
+
+    scope.patch('/v0/b/:bucket/o/*', async (request) => {
+      const { bucket, name } = requireObjectTarget(request);
+      const viewer = await requireCaller(request);
+      const body = await readAll(bodyOf(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
+      return storage.updateMetadata(viewer.uid, bucket, name, body);
+    });
+
+    scope.delete('/v0/b/:bucket/o/*', async (request, reply) => {
+      const { bucket, name } = requireObjectTarget(request);
+      const viewer = await requireCaller(request);
+      await storage.deleteObject(viewer.uid, bucket, name);
+      return reply.status(204).send();
+    });
+  });
+}
+
+const bodyIterators = new WeakMap<FastifyRequest, AsyncIterator<Uint8Array>>();
+
+/**
+ * The request body as a stream of bytes. Leaving the loop early does not destroy the request (the reply
+ * still has to go out on its socket); onSend closes the iterator and drops what is left.
+ */
+function bodyOf(request: FastifyRequest): AsyncIterable<Uint8Array> {
+  const iterator = request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Uint8Array>;
+  bodyIterators.set(request, iterator);
+  return iterator;
+}
+
+/** Bucket and object name from the RAW url, each decoded exactly once (§1.1). */
+function requireTarget(request: FastifyRequest): { bucket: string; name: string | undefined } {
+  const target = parseObjectUrl(request.raw.url ?? '');
+  if (!target || !BUCKET_NAME.test(target.bucket)) throw storageErrors.invalidName();
+  return target;
+}
+
+function requireObjectTarget(request: FastifyRequest): { bucket: string; name: string } {
+  const { bucket, name } = requireTarget(request);
+  if (name === undefined) throw storageErrors.invalidName();
+  requireValidName(name);
+  return { bucket, name };
+}
+
+function requireValidName(name: string): void {
+  if (!isValidObjectName(name)) throw storageErrors.invalidName();
+}
+
+function requireQuery(request: FastifyRequest): Map<string, string> {
+  const query = parseQuery(request.raw.url ?? '');
+  if (!query) throw storageErrors.invalidArgument('Malformed query string.');
+  return query;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const KNOWN_COMMANDS = new Set(['upload', 'finalize', 'query', 'cancel']);
+
+/** `X-Goog-Upload-Command` as a set: `upload, finalize` is a comma-separated list (§4.8b). */
+function requireCommands(request: FastifyRequest): Set<string> {
+  const commands = new Set(
+    (header(request, 'x-goog-upload-command') ?? '')
+      .split(',')
+      .map((command) => command.trim().toLowerCase())
+      .filter((command) => command !== ''),
+  );
+  if (commands.size === 0 || [...commands].some((command) => !KNOWN_COMMANDS.has(command))) {
+    throw storageErrors.invalidArgument('Invalid X-Goog-Upload-Command.');
+  }
+  return commands;
+}
+
+function optionalOffset(request: FastifyRequest): number | undefined {
+  const raw = header(request, 'x-goog-upload-offset')?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw storageErrors.invalidArgument('Invalid X-Goog-Upload-Offset.');
+  return Number(raw);
+}
+
+/** Each X-Goog-* header once (§5.6); the object resource as the body once final. */
+function sendUploadState(reply: FastifyReply, state: UploadState) {
+  reply
+    .header('X-Goog-Upload-Status', state.status)
+    .header('X-Goog-Upload-Size-Received', String(state.received));
+  return state.resource ? reply.send(state.resource) : reply.send();
 }
 
 function safeDownloadType(contentType: string): string {

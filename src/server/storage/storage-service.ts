@@ -1,9 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { DialectName } from '../db/database';
 import { nowIso } from '../db/database';
+import type { Database, StorageUploadStatus } from '../db/schema';
+import { newId } from '../shared/ids';
 import type { BlobStore, StoredBlob } from './blob-store';
-import { findObject, upsertObject, type ObjectRow } from './objects-repository';
+import { limitBytes, skipBytes } from './byte-streams';
+import { KeyedMutex } from './keyed-mutex';
+import { readMultipartRelated } from './multipart-related';
+import {
+  applyMetadata,
+  DEFAULT_CONTENT_TYPE,
+  EMPTY_METADATA,
+  parseWritableMetadata,
+  type MetadataFields,
+  type WritableMetadata,
+} from './object-metadata';
+import { listPage, type ListPage, type ListRequest } from './object-listing';
+import { isValidObjectName } from './object-names';
+import {
+  deleteObjectRow,
+  findObject,
+  listNamesFrom,
+  lockOwner,
+  updateObject,
+  upsertObject,
+  usageOf,
+  type ObjectRow,
+} from './objects-repository';
+import { StorageError, storageErrors } from './storage-errors';
+import { checkContent, maxBytesOf, requireWriteArea, SNIFF_BYTES, type WriteArea } from './storage-rules';
+import {
+  deleteUpload,
+  findStaleUploads,
+  findUpload,
+  insertUpload,
+  markCancelled,
+  markFinal,
+  recordReceived,
+  type UploadRow,
+} from './uploads-repository';
 
 export interface ObjectResource {
   name: string;
@@ -33,19 +69,40 @@ export interface NewObject {
   ownerUid: string | null;
 }
 
+/** What a resumable upload command answers (STORAGE-PROTOCOL.md §4.8 b–e). */
+export interface UploadState {
+  status: StorageUploadStatus;
+  /** Bytes durably received. */
+  received: number;
+  /** The object resource, once final. */
+  resource?: ObjectResource;
+}
+
+/** A resumable chunk may be at most 16 MiB from the SDK (§6.2); this leaves a wide margin. */
+export const CHUNK_MAX_BYTES = 40 * 1024 * 1024;
+/** Sessions untouched this long are removed with their bytes (§5.7 asks for at least 10 minutes). */
+export const UPLOAD_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const METADATA_MAX_BYTES = 64 * 1024;
+
+interface StorageDeps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  blobs: BlobStore;
+  bucket: string;
+  publicUrl: string | undefined;
+  /** Bytes each user may keep (the sizes of every object they own). */
+  quotaBytes: number;
+}
+
 /**
  * Objects: metadata rows in the database, bytes in a BlobStore. Writers stage bytes first, then record
  * the row inside their own transaction, so an object is visible only once its bytes are complete.
+ * Rules (who writes where, what content) and the per-user quota are enforced here, not in routes.
  */
 export class StorageService {
-  constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      blobs: BlobStore;
-      bucket: string;
-      publicUrl: string | undefined;
-    },
-  ) {}
+  private readonly uploadLocks = new KeyedMutex();
+
+  constructor(private readonly deps: StorageDeps) {}
 
   get defaultBucket(): string {
     return this.deps.bucket;
@@ -65,26 +122,11 @@ export class StorageService {
     db: Kysely<Database>,
     object: NewObject,
   ): Promise<{ row: ObjectRow; replacedBlobKey?: string }> {
-    const now = nowIso();
-    const row: ObjectRow = {
-      bucket: object.bucket,
-      name: object.name,
-      generation: String(Date.now() * 1000 + Math.floor(Math.random() * 1000)),
-      metageneration: 1,
-      size: object.blob.size,
-      md5_hash: object.blob.md5Base64,
-      content_type: object.contentType,
-      cache_control: null,
-      content_disposition: null,
-      content_encoding: null,
-      content_language: null,
-      custom_metadata: null,
-      download_tokens: randomUUID(),
-      blob_key: object.blob.key,
-      owner_uid: object.ownerUid,
-      time_created: now,
-      updated: now,
-    };
+    const row = newObjectRow(object.bucket, object.name, object.blob, {
+      ...EMPTY_METADATA,
+      contentType: object.contentType,
+    });
+    row.owner_uid = object.ownerUid;
     const replacedBlobKey = await upsertObject(db, row);
     return { row, replacedBlobKey };
   }
@@ -103,6 +145,445 @@ export class StorageService {
     const path = `/v0/b/${encodeURIComponent(row.bucket)}/o/${encodeURIComponent(row.name)}`;
     return `${this.deps.publicUrl ?? ''}${path}?alt=media&token=${encodeURIComponent(token)}`;
   }
+
+  /** Multipart upload (§4.7): metadata part, then the file part streamed to a new blob. */
+  async uploadMultipart(input: {
+    viewerUid: string;
+    bucket: string;
+    name: string | undefined;
+    boundary: string;
+    body: AsyncIterable<Uint8Array>;
+  }): Promise<ObjectResource> {
+    const parts = await readMultipartRelated(input.body, input.boundary, METADATA_MAX_BYTES);
+    const metadata = parseWritableMetadata(parts.metadata);
+    const name = requireName(input.name ?? nameIn(metadata));
+    return this.storeStream({
+      area: requireWriteArea(input.viewerUid, name),
+      bucket: input.bucket,
+      name,
+      metadata,
+      declaredType: metadata.contentType ?? parts.fileContentType ?? DEFAULT_CONTENT_TYPE,
+      source: parts.file,
+    });
+  }
+
+  /** A "media" upload: the raw body is the file (other clients; the web SDK never sends one). */
+  async uploadMedia(input: {
+    viewerUid: string;
+    bucket: string;
+    name: string | undefined;
+    contentType: string | undefined;
+    body: AsyncIterable<Uint8Array>;
+  }): Promise<ObjectResource> {
+    const name = requireName(input.name);
+    return this.storeStream({
+      area: requireWriteArea(input.viewerUid, name),
+      bucket: input.bucket,
+      name,
+      metadata: {},
+      declaredType: input.contentType || DEFAULT_CONTENT_TYPE,
+      source: input.body,
+    });
+  }
+
+  /**
+   * Resumable start (§4.8a): the path's owner only (403), within the rules' size and the quota for the
+   * declared size (402). The session lives in the database and its bytes in a part named by its id.
+   */
+  async startResumable(input: {
+    viewerUid: string;
+    bucket: string;
+    name: string | undefined;
+    metadata: Buffer;
+    declaredSize: number;
+    declaredType: string | undefined;
+  }): Promise<{ uploadId: string; name: string }> {
+    const metadata = parseWritableMetadata(input.metadata);
+    const name = requireName(input.name ?? nameIn(metadata));
+    const area = requireWriteArea(input.viewerUid, name);
+    if (input.declaredSize > maxBytesOf(area)) throw storageErrors.noWritePermission();
+    const remaining = await this.remainingQuota(this.deps.db, area, input.bucket, name);
+    if (input.declaredSize > remaining) throw storageErrors.quotaExceeded(input.bucket);
+
+    const uploadId = newId();
+    const now = nowIso();
+    const { name: _ignored, ...stored } = metadata;
+    await this.deps.blobs.createPart(uploadId);
+    try {
+      await insertUpload(this.deps.db, {
+        upload_id: uploadId,
+        bucket: input.bucket,
+        name,
+        owner_uid: input.viewerUid,
+        metadata: JSON.stringify(stored),
+        declared_size: input.declaredSize,
+        content_type: metadata.contentType ?? (input.declaredType || DEFAULT_CONTENT_TYPE),
+        received: 0,
+        status: 'active',
+        final_resource: null,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      await this.deps.blobs.deletePart(uploadId).catch(() => undefined);
+      throw error;
+    }
+    return { uploadId, name };
+  }
+
+  /**
+   * A command on an upload URL (§4.8 b–e, §5): `query`, `upload` (offsets as §5.2), `upload, finalize`,
+   * `finalize` and `cancel`. Only the user who started the session may continue it.
+   */
+  async continueResumable(input: {
+    viewerUid: string;
+    bucket: string;
+    name: string | undefined;
+    uploadId: string;
+    commands: Set<string>;
+    offset: number | undefined;
+    body: AsyncIterable<Uint8Array>;
+  }): Promise<UploadState> {
+    const session = await this.requireSession(input);
+    if (input.commands.has('query')) return stateOf(session);
+    return this.uploadLocks.run(input.uploadId, async () => {
+      // Read again under the lock: a chunk that was in flight may have moved the count.
+      let current = await this.requireSession(input);
+      if (current.status === 'final') return stateOf(current);
+      if (current.status === 'cancelled') {
+        if (input.commands.has('cancel')) return stateOf(current);
+        throw storageErrors.invalidArgument('The upload was cancelled.');
+      }
+      if (input.commands.has('cancel')) {
+        await markCancelled(this.deps.db, current.upload_id, nowIso());
+        await this.deps.blobs.deletePart(current.upload_id);
+        return { status: 'cancelled', received: current.received };
+      }
+      if (input.commands.has('upload')) {
+        if (input.offset === undefined) {
+          throw storageErrors.invalidArgument('X-Goog-Upload-Offset is required to upload.');
+        }
+        current = await this.appendChunk(current, input.offset, input.body);
+      }
+      if (input.commands.has('finalize')) return this.finalize(current, input.viewerUid);
+      return stateOf(current);
+    });
+  }
+
+  /** PATCH (§4.4): merge, `null` removes, metageneration + 1. Owner only; `name` is ignored. */
+  async updateMetadata(
+    viewerUid: string,
+    bucket: string,
+    name: string,
+    body: Buffer,
+  ): Promise<ObjectResource> {
+    const area = requireWriteArea(viewerUid, name);
+    const write = parseWritableMetadata(body);
+    return this.deps.db.transaction().execute(async (trx) => {
+      await lockOwner(trx, this.deps.dialect, area.ownerUid);
+      const row = await findObject(trx, bucket, name);
+      if (!row) throw storageErrors.objectNotFound(name);
+      const fields = applyMetadata(fieldsOf(row), write);
+      const contentType = fields.contentType ?? DEFAULT_CONTENT_TYPE;
+      // A thumbnail's type is the one its bytes proved; it cannot be renamed into something else.
+      if (area.kind === 'thumbnail' && contentType !== row.content_type) {
+        throw storageErrors.noWritePermission();
+      }
+      const changes = {
+        ...metadataColumns(fields),
+        content_type: contentType,
+        metageneration: row.metageneration + 1,
+        updated: nowIso(),
+      };
+      await updateObject(trx, bucket, name, changes);
+      return toObjectResource({ ...row, ...changes });
+    });
+  }
+
+  /** DELETE (§4.5): owner only (403), 404 when missing; the bytes go after the row is gone. */
+  async deleteObject(viewerUid: string, bucket: string, name: string): Promise<void> {
+    requireWriteArea(viewerUid, name);
+    const blobKey = await deleteObjectRow(this.deps.db, bucket, name);
+    if (!blobKey) throw storageErrors.objectNotFound(name);
+    await this.discard(blobKey);
+  }
+
+  /** A page of a listing (§4.6). */
+  async list(bucket: string, request: ListRequest): Promise<ListPage> {
+    return listPage(request, (from, limit) => listNamesFrom(this.deps.db, bucket, from, limit));
+  }
+
+  /** Removes sessions (and their bytes) untouched for UPLOAD_SESSION_TTL_MS; returns how many. */
+  async sweepExpiredUploads(now: number = Date.now()): Promise<number> {
+    const cutoff = new Date(now - UPLOAD_SESSION_TTL_MS).toISOString();
+    let removed = 0;
+    for (;;) {
+      const stale = await findStaleUploads(this.deps.db, cutoff, 100);
+      for (const { upload_id: uploadId } of stale) {
+        await this.uploadLocks.run(uploadId, async () => {
+          await this.deps.blobs.deletePart(uploadId);
+          await deleteUpload(this.deps.db, uploadId);
+        });
+      }
+      removed += stale.length;
+      if (stale.length < 100) return removed;
+    }
+  }
+
+  private async requireSession(input: {
+    viewerUid: string;
+    bucket: string;
+    name: string | undefined;
+    uploadId: string;
+  }): Promise<UploadRow> {
+    const session = /^[A-Za-z0-9_-]{16,64}$/.test(input.uploadId)
+      ? await findUpload(this.deps.db, input.uploadId)
+      : undefined;
+    if (
+      !session ||
+      session.bucket !== input.bucket ||
+      (input.name !== undefined && input.name !== session.name)
+    ) {
+      throw storageErrors.uploadNotFound();
+    }
+    if (session.owner_uid !== input.viewerUid) throw storageErrors.noWritePermission();
+    return session;
+  }
+
+  /**
+   * Appends a chunk at `offset` (§5.2): equal to the bytes received, it appends; below, the overlap is
+   * dropped; above (a gap), nothing is written and 503 tells the client to query and resume. The count
+   * is raised only after the bytes are synced.
+   */
+  private async appendChunk(session: UploadRow, offset: number, body: AsyncIterable<Uint8Array>) {
+    const received = session.received;
+    if (offset > received) {
+      throw new StorageError(503, 'The offset is past the bytes received; query the upload and resume.', {
+        headers: { 'X-Goog-Upload-Status': 'active', 'X-Goog-Upload-Size-Received': String(received) },
+      });
+    }
+    const source = limitBytes(
+      skipBytes(
+        limitBytes(body, [{ max: CHUNK_MAX_BYTES, error: storageErrors.tooLarge }]),
+        received - offset,
+      ),
+      [
+        {
+          max: session.declared_size - received,
+          error: () => storageErrors.invalidArgument('The upload is larger than its declared size.'),
+        },
+      ],
+    );
+    const { written, error } = await this.deps.blobs.writePart(session.upload_id, received, source);
+    // Our own refusals keep nothing of the chunk. A dropped connection keeps the synced prefix: it is
+    // exactly the bytes from `received` on, and the client resumes after a query.
+    if (error instanceof StorageError) throw error;
+    const now = nowIso();
+    if (
+      written > 0 &&
+      !(await recordReceived(this.deps.db, session.upload_id, received, received + written, now))
+    ) {
+      throw new StorageError(503, 'The upload changed meanwhile; query the upload and resume.');
+    }
+    if (error !== undefined) throw error;
+    return { ...session, received: received + written, updated_at: now };
+  }
+
+  /**
+   * Finalize (§5.3): all declared bytes must be there (400), the content must pass the rules (403 with
+   * `X-Goog-Upload-Status: final`; the session ends), the quota must hold (402). Then the object and the
+   * session's final state are written in one transaction.
+   */
+  private async finalize(session: UploadRow, viewerUid: string): Promise<UploadState> {
+    const { upload_id: uploadId, declared_size: size } = session;
+    if (session.received !== size) {
+      throw storageErrors.invalidArgument(
+        `The upload has ${session.received} of its ${size} bytes; it cannot be finalized yet.`,
+      );
+    }
+    const area = requireWriteArea(viewerUid, session.name);
+    let contentType: string;
+    try {
+      contentType = checkContent(
+        area,
+        {
+          size,
+          head: await this.deps.blobs.readPartHead(uploadId, SNIFF_BYTES),
+          declaredType: session.content_type,
+        },
+        () => storageErrors.noWritePermission({ 'X-Goog-Upload-Status': 'final' }),
+      );
+    } catch (error) {
+      await markCancelled(this.deps.db, uploadId, nowIso());
+      await this.deps.blobs.deletePart(uploadId);
+      throw error;
+    }
+
+    const metadata = JSON.parse(session.metadata) as WritableMetadata;
+    const blob = await this.deps.blobs.commitPart(uploadId, size);
+    let resource: ObjectResource;
+    try {
+      requireMd5(metadata.md5Hash, blob.md5Base64);
+      const row = newObjectRow(session.bucket, session.name, blob, {
+        ...applyMetadata(EMPTY_METADATA, metadata),
+        contentType,
+      });
+      row.owner_uid = area.ownerUid;
+      resource = toObjectResource(row);
+      const finalResource = JSON.stringify(resource);
+      await this.commitObject(area, row, async (trx) => {
+        if (!(await markFinal(trx, uploadId, finalResource, row.updated))) throw new SessionMovedOn();
+      });
+    } catch (error) {
+      await this.discard(blob.key);
+      if (!(error instanceof SessionMovedOn)) throw error;
+      // Another instance finalized it first: answer with its result.
+      const latest = await findUpload(this.deps.db, uploadId);
+      if (latest?.status === 'final') return stateOf(latest);
+      throw new StorageError(503, 'The upload changed meanwhile; query the upload and resume.');
+    }
+    await this.deps.blobs.deletePart(uploadId).catch(() => undefined);
+    return { status: 'final', received: size, resource };
+  }
+
+  /**
+   * Streams an upload body into a new blob, stopping at the rules' size (403) or the quota (402), then
+   * checks the content and records the object. The blob is removed if anything fails.
+   */
+  private async storeStream(input: {
+    area: WriteArea;
+    bucket: string;
+    name: string;
+    metadata: WritableMetadata;
+    declaredType: string;
+    source: AsyncIterable<Uint8Array>;
+  }): Promise<ObjectResource> {
+    const { area, bucket, name } = input;
+    const remaining = await this.remainingQuota(this.deps.db, area, bucket, name);
+    const limited = limitBytes(input.source, [
+      { max: remaining, error: () => storageErrors.quotaExceeded(bucket) },
+      { max: maxBytesOf(area), error: () => storageErrors.noWritePermission() },
+    ]);
+    const blob = await this.deps.blobs.write(limited, { headBytes: SNIFF_BYTES });
+    try {
+      const contentType = checkContent(area, {
+        size: blob.size,
+        head: blob.head,
+        declaredType: input.declaredType,
+      });
+      requireMd5(input.metadata.md5Hash, blob.md5Base64);
+      const row = newObjectRow(bucket, name, blob, {
+        ...applyMetadata(EMPTY_METADATA, input.metadata),
+        contentType,
+      });
+      row.owner_uid = area.ownerUid;
+      await this.commitObject(area, row);
+      return toObjectResource(row);
+    } catch (error) {
+      await this.discard(blob.key);
+      throw error;
+    }
+  }
+
+  /**
+   * Upserts the object in one transaction with the quota check, under the owner's lock, so concurrent
+   * writers of one name leave one complete version; the replaced blob is deleted after commit.
+   */
+  private async commitObject(
+    area: WriteArea,
+    row: ObjectRow,
+    alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void> {
+    const replaced = await this.deps.db.transaction().execute(async (trx) => {
+      await lockOwner(trx, this.deps.dialect, area.ownerUid);
+      if (row.size > (await this.remainingQuota(trx, area, row.bucket, row.name))) {
+        throw storageErrors.quotaExceeded(row.bucket);
+      }
+      const previous = await upsertObject(trx, row);
+      await alsoInTransaction?.(trx);
+      return previous;
+    });
+    if (replaced !== row.blob_key) await this.discard(replaced);
+  }
+
+  /** Bytes the owner may still store at `name` (an object it replaces there frees its own size). */
+  private async remainingQuota(
+    db: Kysely<Database>,
+    area: WriteArea,
+    bucket: string,
+    name: string,
+  ): Promise<number> {
+    const usage = await usageOf(db, area.ownerUid);
+    const existing = await findObject(db, bucket, name);
+    const freed = existing?.owner_uid === area.ownerUid ? existing.size : 0;
+    return Math.max(0, this.deps.quotaBytes - usage + freed);
+  }
+}
+
+class SessionMovedOn extends Error {}
+
+function requireName(name: string | undefined): string {
+  if (name === undefined || !isValidObjectName(name)) throw storageErrors.invalidName();
+  return name;
+}
+
+const nameIn = (metadata: WritableMetadata): string | undefined =>
+  typeof metadata.name === 'string' ? metadata.name : undefined;
+
+/** A client that sends md5Hash gets its bytes checked against it (GCS does the same). */
+function requireMd5(expected: string | null | undefined, actual: string): void {
+  if (expected && expected !== actual) {
+    throw storageErrors.invalidArgument('The uploaded bytes do not match md5Hash.');
+  }
+}
+
+function stateOf(session: UploadRow): UploadState {
+  return {
+    status: session.status,
+    received: session.received,
+    ...(session.final_resource ? { resource: JSON.parse(session.final_resource) as ObjectResource } : {}),
+  };
+}
+
+function fieldsOf(row: ObjectRow): MetadataFields {
+  return {
+    contentType: row.content_type,
+    cacheControl: row.cache_control,
+    contentDisposition: row.content_disposition,
+    contentEncoding: row.content_encoding,
+    contentLanguage: row.content_language,
+    customMetadata: row.custom_metadata ? (JSON.parse(row.custom_metadata) as Record<string, string>) : null,
+  };
+}
+
+function metadataColumns(fields: MetadataFields) {
+  return {
+    cache_control: fields.cacheControl,
+    content_disposition: fields.contentDisposition,
+    content_encoding: fields.contentEncoding,
+    content_language: fields.contentLanguage,
+    custom_metadata: fields.customMetadata ? JSON.stringify(fields.customMetadata) : null,
+  };
+}
+
+/** A new version of an object: new generation, metageneration 1, a fresh download token. */
+function newObjectRow(bucket: string, name: string, blob: StoredBlob, fields: MetadataFields): ObjectRow {
+  const now = nowIso();
+  return {
+    bucket,
+    name,
+    generation: String(Date.now() * 1000 + Math.floor(Math.random() * 1000)),
+    metageneration: 1,
+    size: blob.size,
+    md5_hash: blob.md5Base64,
+    content_type: fields.contentType ?? DEFAULT_CONTENT_TYPE,
+    ...metadataColumns(fields),
+    download_tokens: randomUUID(),
+    blob_key: blob.key,
+    owner_uid: null,
+    time_created: now,
+    updated: now,
+  };
 }
 
 /** The object resource of STORAGE-PROTOCOL.md §3.1. */

@@ -1,0 +1,423 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THUMBNAIL_MAX_BYTES } from '../../common';
+import { makePng } from '../../../test/helpers/fixtures';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import {
+  md5Base64,
+  objectUrl,
+  sha256,
+  signUpStorageUser,
+  startResumable,
+  startSession,
+  testBytes,
+  uploadCommand,
+  withStorageService,
+  type StorageTestUser,
+} from './testing/storage-http';
+
+let server: TestServer;
+let alice: StorageTestUser;
+let bob: StorageTestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** The upload URL re-pointed at the server's current origin (it may move after a restart). */
+const onCurrentServer = (uploadUrl: string): string => {
+  const url = new URL(uploadUrl);
+  const current = new URL(server.url);
+  url.host = current.host;
+  return url.toString();
+};
+
+async function retryOnNetworkError(request: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await request();
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+const partFiles = (): string[] => fs.readdirSync(path.join(server.dataDir, 'storage', 'uploads'));
+
+async function download(name: string, user: StorageTestUser): Promise<Buffer> {
+  const response = await fetch(`${objectUrl(server.url, name)}?alt=media`, { headers: user.auth });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+describe('resumable upload', () => {
+  it('starts, uploads, queries and finalizes: the object is byte-identical', async () => {
+    const name = `files/${alice.uid}/big upload.bin`;
+    const bytes = testBytes(262_144 * 3 + 1234);
+    const start = await startResumable(server.url, name, bytes.length, {
+      headers: alice.auth,
+      contentType: 'application/zip',
+      metadata: { metadata: { origin: 'test' } },
+    });
+    expect(start.status).toBe(200);
+    expect(start.headers.get('x-goog-upload-status')).toBe('active');
+    const uploadUrl = start.headers.get('x-goog-upload-url')!;
+    // Absolute, on the Host the client used, of the emulator's shape (§4.8a).
+    const parsed = new URL(uploadUrl);
+    expect(parsed.origin).toBe(server.url);
+    expect(parsed.pathname).toBe('/v0/b/dojo/o');
+    expect(parsed.searchParams.get('name')).toBe(name);
+    expect(parsed.searchParams.get('upload_protocol')).toBe('resumable');
+    expect(parsed.searchParams.get('upload_id')).toMatch(/^[\w-]{16,}$/);
+
+    const first = await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 262_144));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-goog-upload-status')).toBe('active');
+
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.status).toBe(200);
+    expect(query.headers.get('x-goog-upload-status')).toBe('active');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('262144');
+    expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
+
+    const second = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload',
+      262_144,
+      bytes.subarray(262_144, 786_432),
+    );
+    expect(second.headers.get('x-goog-upload-status')).toBe('active');
+
+    const last = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      786_432,
+      bytes.subarray(786_432),
+    );
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-goog-upload-status')).toBe('final');
+    const resource = (await last.json()) as Record<string, unknown>;
+    expect(resource).toMatchObject({
+      name,
+      bucket: 'dojo',
+      size: String(bytes.length),
+      md5Hash: md5Base64(bytes),
+      contentType: 'application/zip',
+      metadata: { origin: 'test' },
+      metageneration: '1',
+    });
+    expect(typeof resource.downloadTokens).toBe('string');
+    expect(sha256(await download(name, bob))).toBe(sha256(bytes));
+
+    const finalQuery = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(finalQuery.headers.get('x-goog-upload-status')).toBe('final');
+    expect(finalQuery.headers.get('x-goog-upload-size-received')).toBe(String(bytes.length));
+  });
+
+  it('drops the overlap when a chunk starts below the bytes received', async () => {
+    const name = `files/${alice.uid}/overlap.bin`;
+    const bytes = testBytes(300_000, 3);
+    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 100_000));
+    // A resend from 50000 (e.g. the answer to the first chunk was lost): only 100000.. is new.
+    const resend = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload',
+      50_000,
+      bytes.subarray(50_000, 200_000),
+    );
+    expect(resend.status).toBe(200);
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('200000');
+    // A chunk entirely below what was received changes nothing.
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 10_000));
+    const last = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      200_000,
+      bytes.subarray(200_000),
+    );
+    expect(last.status).toBe(200);
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+
+  it('answers 503 for a gap (offset above the bytes received) and appends nothing', async () => {
+    const name = `files/${alice.uid}/gap.bin`;
+    const bytes = testBytes(300_000, 4);
+    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 100_000));
+    const gap = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload',
+      150_000,
+      bytes.subarray(150_000, 200_000),
+    );
+    expect(gap.status).toBe(503);
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('100000');
+    // The client resumes at the reported offset.
+    const rest = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      100_000,
+      bytes.subarray(100_000),
+    );
+    expect(rest.status).toBe(200);
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+
+  it('refuses to finalize before every declared byte arrived (400), then finalizes once they have', async () => {
+    const name = `files/${alice.uid}/short.bin`;
+    const bytes = testBytes(1000, 5);
+    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 600));
+    const early = await uploadCommand(uploadUrl, alice.auth, 'finalize', 1000);
+    expect(early.status).toBe(400);
+    expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
+    const shortLast = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      600,
+      bytes.subarray(600, 900),
+    );
+    expect(shortLast.status).toBe(400);
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 900, bytes.subarray(900));
+    const finalize = await uploadCommand(uploadUrl, alice.auth, 'finalize', 1000);
+    expect(finalize.status).toBe(200);
+    expect(finalize.headers.get('x-goog-upload-status')).toBe('final');
+  });
+
+  it('refuses more bytes than declared (400) and keeps none of that chunk', async () => {
+    const name = `files/${alice.uid}/too-long.bin`;
+    const bytes = testBytes(1000, 6);
+    const uploadUrl = await startSession(server.url, name, 500, { headers: alice.auth });
+    const response = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, bytes);
+    expect(response.status).toBe(400);
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('0');
+  });
+
+  it('replays the final answer for a repeated finalize or final chunk (200 final + resource)', async () => {
+    const name = `files/${alice.uid}/replay.bin`;
+    const bytes = testBytes(5000, 8);
+    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
+    const first = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, bytes);
+    const resource = await first.json();
+    for (const [command, offset, body] of [
+      ['finalize', 5000, undefined],
+      ['upload, finalize', 0, bytes],
+      ['upload', 0, bytes],
+    ] as const) {
+      const again = await uploadCommand(uploadUrl, alice.auth, command, offset, body);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('x-goog-upload-status')).toBe('final');
+      expect(await again.json()).toEqual(resource);
+    }
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+
+  it('sends each X-Goog-* header once', async () => {
+    const uploadUrl = await startSession(server.url, `files/${alice.uid}/once.bin`, 10, {
+      headers: alice.auth,
+    });
+    const chunk = await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
+    expect(chunk.headers.get('x-goog-upload-status')).toBe('active');
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-status')).toBe('active');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('5');
+  });
+
+  it('resumes after a server restart from the durable byte count', async () => {
+    const name = `files/${alice.uid}/survives-restart.bin`;
+    const bytes = testBytes(700_000, 9);
+    let uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 262_144));
+    await server.restart();
+    uploadUrl = onCurrentServer(uploadUrl);
+    // Like the SDK, retry a request that met a connection of the old server closing (a network error).
+    const query = await retryOnNetworkError(() => uploadCommand(uploadUrl, alice.auth, 'query'));
+    expect(query.status).toBe(200);
+    expect(query.headers.get('x-goog-upload-status')).toBe('active');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('262144');
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 262_144, bytes.subarray(262_144, 500_000));
+    const last = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      500_000,
+      bytes.subarray(500_000),
+    );
+    expect(last.status).toBe(200);
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+
+  it('keeps the synced part of a chunk whose connection dropped', async () => {
+    const name = `files/${alice.uid}/dropped.bin`;
+    const bytes = testBytes(2_000_000, 10);
+    const uploadUrl = onCurrentServer(
+      await startSession(server.url, name, bytes.length, { headers: alice.auth }),
+    );
+    const controller = new AbortController();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        if (sent >= 1_000_000) {
+          // Stall, then drop the connection half-way through the chunk.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          controller.abort();
+          return;
+        }
+        stream.enqueue(bytes.subarray(sent, sent + 100_000));
+        sent += 100_000;
+      },
+    });
+    await fetch(uploadUrl, {
+      method: 'POST',
+      headers: { ...alice.auth, 'X-Goog-Upload-Command': 'upload', 'X-Goog-Upload-Offset': '0' },
+      body,
+      signal: controller.signal,
+      duplex: 'half',
+    } as RequestInit).catch(() => undefined);
+    let received = 0;
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+      received = Number(query.headers.get('x-goog-upload-size-received'));
+      if (received > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThanOrEqual(1_000_000);
+    const rest = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      received,
+      bytes.subarray(received),
+    );
+    expect(rest.status).toBe(200);
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+});
+
+describe('resumable upload: who may do what', () => {
+  it("refuses another user continuing someone's session (403), no user (401), an unknown id (404)", async () => {
+    const uploadUrl = onCurrentServer(
+      await startSession(server.url, `files/${alice.uid}/mine.bin`, 10, { headers: alice.auth }),
+    );
+    for (const command of ['query', 'upload', 'upload, finalize', 'finalize']) {
+      const response = await uploadCommand(uploadUrl, bob.auth, command, 0, testBytes(10));
+      expect(response.status, command).toBe(403);
+    }
+    expect((await uploadCommand(uploadUrl, {}, 'query')).status).toBe(401);
+    const unknown = new URL(uploadUrl);
+    unknown.searchParams.set('upload_id', 'AAAAAAAAAAAAAAAAAAAAAA');
+    expect((await uploadCommand(unknown.toString(), alice.auth, 'query')).status).toBe(404);
+    const otherName = new URL(uploadUrl);
+    otherName.searchParams.set('name', `files/${alice.uid}/other.bin`);
+    expect((await uploadCommand(otherName.toString(), alice.auth, 'query')).status).toBe(404);
+    // Nothing was written by the refused requests.
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('0');
+  });
+
+  it("refuses to start into someone else's folder or outside the writable areas (403)", async () => {
+    expect(
+      (await startResumable(server.url, `files/${bob.uid}/x.bin`, 10, { headers: alice.auth })).status,
+    ).toBe(403);
+    expect((await startResumable(server.url, 'shared/x.bin', 10, { headers: alice.auth })).status).toBe(403);
+    expect((await startResumable(server.url, `files/${alice.uid}/x.bin`, 10)).status).toBe(401);
+  });
+
+  it('refuses a thumbnail session declared over 100000 bytes at start (403)', async () => {
+    const response = await startResumable(
+      server.url,
+      `thumbnails/${alice.uid}/big.png`,
+      THUMBNAIL_MAX_BYTES + 1,
+      {
+        headers: alice.auth,
+        contentType: 'image/png',
+      },
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it('refuses a thumbnail that is not an image at finalize (403, status final) and ends the session', async () => {
+    const name = `thumbnails/${alice.uid}/fake.png`;
+    const bytes = Buffer.from('definitely not a png');
+    const uploadUrl = await startSession(server.url, name, bytes.length, {
+      headers: alice.auth,
+      contentType: 'image/png',
+    });
+    const response = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, bytes);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('x-goog-upload-status')).toBe('final');
+    expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-status')).toBe('cancelled');
+  });
+
+  it('accepts a real image thumbnail through the resumable protocol', async () => {
+    const name = `thumbnails/${alice.uid}/real.png`;
+    const png = makePng(50_000);
+    const uploadUrl = await startSession(server.url, name, png.length, {
+      headers: alice.auth,
+      contentType: 'image/png',
+    });
+    const response = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, png);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { contentType: string }).contentType).toBe('image/png');
+  });
+
+  it('refuses malformed commands (400)', async () => {
+    const uploadUrl = await startSession(server.url, `files/${alice.uid}/commands.bin`, 10, {
+      headers: alice.auth,
+    });
+    expect((await uploadCommand(uploadUrl, alice.auth, 'explode')).status).toBe(400);
+    expect((await uploadCommand(uploadUrl, alice.auth, 'upload', undefined, testBytes(3))).status).toBe(400);
+    const noLength = await fetch(new URL(uploadUrl).origin + new URL(uploadUrl).pathname + `?name=x`, {
+      method: 'POST',
+      headers: { ...alice.auth, 'X-Goog-Upload-Protocol': 'resumable', 'X-Goog-Upload-Command': 'start' },
+    });
+    expect(noLength.status).toBe(400);
+  });
+
+  it('cancels a session on request, removing its bytes', async () => {
+    const uploadUrl = await startSession(server.url, `files/${alice.uid}/cancel.bin`, 10, {
+      headers: alice.auth,
+    });
+    const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
+    expect(partFiles()).toContain(`${uploadId}.part`);
+    const cancel = await uploadCommand(uploadUrl, alice.auth, 'cancel');
+    expect(cancel.headers.get('x-goog-upload-status')).toBe('cancelled');
+    expect(partFiles()).not.toContain(`${uploadId}.part`);
+    expect((await uploadCommand(uploadUrl, alice.auth, 'upload', 5, testBytes(5))).status).toBe(400);
+  });
+
+  it('expires abandoned sessions with their bytes', async () => {
+    const uploadUrl = onCurrentServer(
+      await startSession(server.url, `files/${alice.uid}/abandoned.bin`, 10, { headers: alice.auth }),
+    );
+    const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
+    const now = await withStorageService(server, (storage) => storage.sweepExpiredUploads(Date.now()));
+    expect(now).toBe(0);
+    const eightDaysLater = Date.now() + 8 * 24 * 60 * 60 * 1000;
+    const swept = await withStorageService(server, (storage) => storage.sweepExpiredUploads(eightDaysLater));
+    expect(swept).toBeGreaterThanOrEqual(1);
+    expect(partFiles()).not.toContain(`${uploadId}.part`);
+    expect((await uploadCommand(uploadUrl, alice.auth, 'query')).status).toBe(404);
+  });
+});

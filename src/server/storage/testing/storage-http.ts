@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { postSignup, sessionCookieOf } from '../../../../test/helpers/fixtures';
+import type { TestServer } from '../../../../test/support/test-server';
+import { openDatabase } from '../../db/database';
+import { LocalDiskBlobStore } from '../blob-store';
+import { StorageService } from '../storage-service';
+
+/**
+ * Raw-HTTP helpers for the storage integration tests: real users from the signup endpoint, and
+ * requests built byte for byte as STORAGE-PROTOCOL.md describes them.
+ */
+export interface StorageTestUser {
+  uid: string;
+  cookie: string;
+  idToken: string;
+  /** `Authorization: Firebase <idToken>`, as the web SDK sends it. */
+  auth: Record<string, string>;
+}
+
+export async function signUpStorageUser(baseUrl: string): Promise<StorageTestUser> {
+  const response = await postSignup(baseUrl);
+  expect(response.status).toBe(201);
+  const body = (await response.json()) as { user: { uid: string }; idToken: string };
+  return {
+    uid: body.user.uid,
+    cookie: sessionCookieOf(response),
+    idToken: body.idToken,
+    auth: { authorization: `Firebase ${body.idToken}` },
+  };
+}
+
+export const DEFAULT_BUCKET = 'dojo';
+
+export const bucketUrl = (baseUrl: string, bucket = DEFAULT_BUCKET): string =>
+  `${baseUrl}/v0/b/${encodeURIComponent(bucket)}/o`;
+
+export const objectUrl = (baseUrl: string, name: string, bucket = DEFAULT_BUCKET): string =>
+  `${bucketUrl(baseUrl, bucket)}/${encodeURIComponent(name)}`;
+
+export const md5Base64 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('base64');
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Bytes as a fetch body (a copy on its own ArrayBuffer, which is what BodyInit accepts). */
+export const asBody = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
+
+/** The SDK's multipart body (§4.7), byte for byte, with a boundary of digits like `Math.random()`'s. */
+export function multipartBody(
+  metadata: Record<string, unknown>,
+  bytes: Uint8Array,
+  contentType: string,
+  boundary = `${Math.random().toString().slice(2)}${Math.random().toString().slice(2)}`,
+): { body: Buffer; contentType: string } {
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${JSON.stringify(metadata)}\r\n` +
+        `--${boundary}\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--`),
+  ]);
+  return { body, contentType: `multipart/related; boundary=${boundary}` };
+}
+
+export interface UploadOptions {
+  contentType?: string;
+  metadata?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  bucket?: string;
+}
+
+/** `uploadBytes`: one multipart POST. */
+export function uploadMultipart(
+  baseUrl: string,
+  name: string,
+  bytes: Uint8Array,
+  options: UploadOptions = {},
+): Promise<Response> {
+  const contentType = options.contentType ?? 'application/octet-stream';
+  const { body, contentType: bodyType } = multipartBody(
+    { name, contentType, ...options.metadata },
+    bytes,
+    contentType,
+  );
+  return fetch(`${bucketUrl(baseUrl, options.bucket)}?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: {
+      'X-Goog-Upload-Protocol': 'multipart',
+      'content-type': bodyType,
+      'X-Firebase-Storage-Version': 'webjs/12.19.0',
+      ...options.headers,
+    },
+    body: asBody(body),
+  });
+}
+
+/** Uploads and returns the object resource, failing the test on anything but 200. */
+export async function putObject(
+  baseUrl: string,
+  name: string,
+  bytes: Uint8Array,
+  options: UploadOptions = {},
+): Promise<Record<string, unknown>> {
+  const response = await uploadMultipart(baseUrl, name, bytes, options);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Resumable start (§4.8a). */
+export function startResumable(
+  baseUrl: string,
+  name: string,
+  size: number,
+  options: UploadOptions = {},
+): Promise<Response> {
+  const contentType = options.contentType ?? 'application/octet-stream';
+  return fetch(`${bucketUrl(baseUrl, options.bucket)}?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: {
+      'X-Goog-Upload-Protocol': 'resumable',
+      'X-Goog-Upload-Command': 'start',
+      'X-Goog-Upload-Header-Content-Length': String(size),
+      'X-Goog-Upload-Header-Content-Type': contentType,
+      'content-type': 'application/json; charset=utf-8',
+      ...options.headers,
+    },
+    body: JSON.stringify({ name, contentType, ...options.metadata }),
+  });
+}
+
+/** Starts a session and returns its upload URL, failing the test on anything but `200 active`. */
+export async function startSession(
+  baseUrl: string,
+  name: string,
+  size: number,
+  options: UploadOptions = {},
+): Promise<string> {
+  const response = await startResumable(baseUrl, name, size, options);
+  expect(response.status, await response.clone().text()).toBe(200);
+  expect(response.headers.get('x-goog-upload-status')).toBe('active');
+  const url = response.headers.get('x-goog-upload-url');
+  expect(url).toBeTruthy();
+  return url!;
+}
+
+/** A command on an upload URL (§4.8 b–d). */
+export function uploadCommand(
+  uploadUrl: string,
+  headers: Record<string, string>,
+  command: string,
+  offset?: number,
+  bytes?: Uint8Array,
+): Promise<Response> {
+  return fetch(uploadUrl, {
+    method: 'POST',
+    headers: {
+      'X-Goog-Upload-Command': command,
+      ...(offset === undefined ? {} : { 'X-Goog-Upload-Offset': String(offset) }),
+      ...headers,
+    },
+    body: asBody(bytes ?? new Uint8Array(0)),
+  });
+}
+
+/** Deterministic, non-repeating test bytes. */
+export function testBytes(size: number, seed = 1): Buffer {
+  const bytes = Buffer.alloc(size);
+  let state = seed * 2654435761;
+  for (let index = 0; index < size; index += 1) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[index] = state >>> 24;
+  }
+  return bytes;
+}
+
+/**
+ * Runs `action` with a StorageService of its own on the test server's database and data dir (the real
+ * code, not a mock), for work the HTTP API does not expose, such as sweeping expired sessions.
+ */
+export async function withStorageService<T>(
+  server: TestServer,
+  action: (storage: StorageService) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
+  try {
+    const storage = new StorageService({
+      db: database.db,
+      dialect: database.dialect,
+      blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
+      bucket: server.config.storageBucket,
+      publicUrl: undefined,
+      quotaBytes: server.config.storageQuotaBytes,
+    });
+    return await action(storage);
+  } finally {
+    await database.close();
+  }
+}

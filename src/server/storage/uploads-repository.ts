@@ -1,0 +1,75 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, StorageUploadsTable } from '../db/schema';
+
+export type UploadRow = Selectable<StorageUploadsTable>;
+
+export async function insertUpload(
+  db: Kysely<Database>,
+  row: Insertable<StorageUploadsTable>,
+): Promise<void> {
+  await db.insertInto('storage_uploads').values(row).execute();
+}
+
+export const findUpload = (db: Kysely<Database>, uploadId: string) =>
+  db.selectFrom('storage_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirst();
+
+/**
+ * Raises the durable byte count from `expected`; false when the session moved on meanwhile (another
+ * request or instance wrote first), so the caller never overwrites a count it did not read.
+ */
+export async function recordReceived(
+  db: Kysely<Database>,
+  uploadId: string,
+  expected: number,
+  received: number,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('storage_uploads')
+    .set({ received, updated_at: now })
+    .where('upload_id', '=', uploadId)
+    .where('status', '=', 'active')
+    .where('received', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks an active session final with its object resource; false if it was not active any more. */
+export async function markFinal(
+  db: Kysely<Database>,
+  uploadId: string,
+  resource: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('storage_uploads')
+    .set({ status: 'final', final_resource: resource, updated_at: now })
+    .where('upload_id', '=', uploadId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function markCancelled(db: Kysely<Database>, uploadId: string, now: string): Promise<void> {
+  await db
+    .updateTable('storage_uploads')
+    .set({ status: 'cancelled', updated_at: now })
+    .where('upload_id', '=', uploadId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** Sessions untouched since `cutoff`, oldest first. */
+export async function findStaleUploads(db: Kysely<Database>, cutoff: string, limit: number) {
+  return db
+    .selectFrom('storage_uploads')
+    .select('upload_id')
+    .where('updated_at', '<', cutoff)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function deleteUpload(db: Kysely<Database>, uploadId: string): Promise<void> {
+  await db.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).execute();
+}
