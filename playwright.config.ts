@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './test/support/chromium';
 
 /**
  * End-to-end tests: Debian's Chromium against the production build on a real server (ARCHITECTURE.md
@@ -28,16 +29,8 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          executablePath: CHROMIUM_EXECUTABLE,
+          args: CHROMIUM_ARGS,
         },
       },
     },

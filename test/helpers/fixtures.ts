@@ -12,7 +12,8 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk (length, type, data, CRC-32); shared with the benchmark data generator. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
@@ -30,13 +31,13 @@ export function makePng(padTo = 0): Buffer {
   const pixels = deflateSync(Buffer.from([0, 0x6b, 0x4f, 0xd8]));
   const parts = [
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', pixels),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', pixels),
   ];
-  const base = Buffer.concat([...parts, chunk('IEND', Buffer.alloc(0))]);
+  const base = Buffer.concat([...parts, pngChunk('IEND', Buffer.alloc(0))]);
   if (padTo <= base.length) return base;
-  const padding = chunk('prVt', randomBytes(Math.max(0, padTo - base.length - 12)));
-  return Buffer.concat([...parts, padding, chunk('IEND', Buffer.alloc(0))]);
+  const padding = pngChunk('prVt', randomBytes(Math.max(0, padTo - base.length - 12)));
+  return Buffer.concat([...parts, padding, pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 export const SVG_IMAGE = Buffer.from(

@@ -1,0 +1,86 @@
+/**
+ * Why a budget line is missed, by budget row id (bench/lib/report.ts); printed only for rows that miss.
+ * Written from CPU profiles (`npm run bench -- --only ID --profile DIR`) and focused experiments on this
+ * machine (Nov 2026); re-check them when the code they name changes.
+ */
+export const GAPS: Record<string, string> = {
+  list:
+    'The body now comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
+    'its CPU per request (table below) is ≈ 0.8–1.2 ms against ≈ 0.3–0.5 ms for the bare server. The ' +
+    'difference is the authenticated request path: the session lookup (`findLiveSession`, whose SQL ' +
+    'better-sqlite3 prepares anew on every call, see create latency), Fastify’s hook chain, and ' +
+    '@fastify/helmet building a helmet middleware for every request (`buildHelmetOnRoutes`). The ' +
+    'throughput ratio is client-bound and noisy: autocannon, the server and the baseline share 2 cores, ' +
+    'and single runs range from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that ' +
+    'still help: a prepared-statement cache; a weak ETag so polling clients get 304 without the 1.1 MB; ' +
+    'set security headers once per route instead of per request.',
+  'fanout-sqlite':
+    '`LiveHub.flush` now diffs and serializes once per group (`diffOf` ≈ 14 % of `flush` in a profile); ' +
+    'what is left is one `writev` per socket through `ws` — 64 % of `flush`, ≈ 17 µs per socket on this ' +
+    'VM. Server CPU per create is ≈ 19–20 µs per socket (row above), and the bench client needs about as ' +
+    'much CPU again to receive the 1,000 messages on the same 2 cores, so p50 sits near 30 ms and the ' +
+    'p99 depends on what else runs: compare the per-run values — a run above 50 ms is one where other ' +
+    'work took the cores. Remaining lever: own the sockets’ writes in a worker thread per core (the ' +
+    'kernel write is the floor), so fan-out uses both cores when the box has no other work.',
+  'fanout-postgres':
+    'As on SQLite (per-socket `writev` is the floor, split over two instances), plus the PostgreSQL path ' +
+    'before the fan-out: the create takes ≈ 6 ms (transaction, `NOTIFY`), then each instance re-reads the ' +
+    'changed doc (`readDoc`) and re-runs the query, so the first socket has the change ≈ 12 ms after the ' +
+    'create instead of ≈ 5 ms. The per-run values show how much the tail moves with other load.',
+  'memory-per-connection':
+    'Since a joining subscriber shares its group’s result (`LiveHub.sendSnapshot`), an idle dashboard ' +
+    'tab costs ≈ 12 KiB, and nearly all of it is the socket. In a side experiment on this machine a bare ' +
+    '`ws` server costs 6.1 KiB of RSS per open socket and Fastify + @fastify/websocket 11.1 KiB: the ' +
+    'plugin’s per-socket `error` listener closes over the Fastify request and reply (and with them the ' +
+    'raw `IncomingMessage` and `ServerResponse`), so they live as long as the socket. (Before the ' +
+    'shared result, each subscription also held its own JSON of the 50 docs: ≈ 70 KiB.) Fix: take ' +
+    '`/live` upgrades with `ws` in `noServer` mode on the HTTP server’s `upgrade` event ' +
+    '(src/server/live/live-routes.ts), resolve the viewer from the cookie or `Authorization` header of ' +
+    'the raw request there, answer 401 before the upgrade as today, and hand the socket to ' +
+    '`LiveHub.attach` — ≈ 6–7 KiB per connection. Smaller: the JS heap per connection (8.9 KiB) is ' +
+    '3.6 KiB above the Fastify + plugin floor (5.3 KiB): a `Viewer` per socket with its own copies of ' +
+    'the user’s strings, and per subscription a parsed target and a JSON group key; share the Viewer per ' +
+    'session and point subscriptions at their group’s target and key.',
+  'memory-10k':
+    'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000; the ' +
+    'plain-`ws` upgrade would take ≈ 50 MiB off the 10,000-connection figure.',
+  create:
+    'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.5–2.5 ms. The p99 comes from ' +
+    'stalls: (1) SQLite WAL auto-checkpoints run inside whichever commit crosses 1,000 WAL pages and ' +
+    'fsync on the event loop (better-sqlite3 is synchronous): 1,500 creates in process have p99 7.8 ms ' +
+    'with the default `wal_autocheckpoint` and 2.8 ms with it off; (2) young-generation GC: ≈ 130 KB ' +
+    'allocated per create gives a 5–6 ms scavenge every ≈ 100 creates; (3) on a shared 2-core machine, ' +
+    'scheduling. Fix, in `openSqlite` (src/server/db/database.ts): `wal_autocheckpoint = 0` and a ' +
+    '`PRAGMA wal_checkpoint(PASSIVE)` every second from a worker thread with its own connection (a ' +
+    'passive checkpoint by another connection does not block writers); and a prepared-statement cache: ' +
+    'Kysely’s `SqliteDriver` calls `db.prepare(sql)` for every query (≈ 45 % of driver time in a create ' +
+    'profile) — pass `SqliteDialect` a wrapper whose `prepare` memoizes by SQL text, bounded ' +
+    '(bench/lib/batching.ts does this; it made seeding 1.8× faster).',
+  comments: 'Not analysed: met in every analysed run.',
+  scale:
+    'Not analysed as a product problem: in a focused run on the same 100k data dir the first page took ' +
+    'the same time as at 1k (open 1.7 vs 2.4 ms, subscribe → snapshot 2.8 vs 3.0 ms); the query is an ' +
+    'index range scan on `projects_created` (0.5 ms at 100k). A miss here is disk write-back or other ' +
+    'load during the 100k measurement.',
+  'web-js':
+    'The entry chunk alone is ≈ 97 kB gzip; the dashboard route adds its own chunks. Look at the largest ' +
+    'modules of the entry chunk first (`vite build` with a bundle visualizer).',
+  'web-tti':
+    'See the waterfall in the web section: the dashboard’s route chunk is requested only after ' +
+    '`/api/auth/session` answers, and the project list is subscribed only after that chunk has ' +
+    'mounted, ≈ 300 ms after the live socket opened. Preload the dashboard chunk (modulepreload) and ' +
+    'subscribe to the first page as soon as the user is known.',
+  storage:
+    'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
+    '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +
+    'per 100 MB in a profile (MD5 runs at ≈ 750 MB/s here), a fifth of the upload. Hash incrementally ' +
+    'while chunks arrive instead, keeping the Hash for the session while it is live on this instance ' +
+    '(chunks arrive in order; re-read only after a restart or a rewind). (2) `writePart` writes ' +
+    'coalesced batches (`coalesce`), but each `await writeFully` suspends the generator, so the request ' +
+    'stream is not read while a batch is written: receiving and writing never overlap. Read ahead into ' +
+    'the next batch while the previous one is written (or pipe into a write stream). ' +
+    'In a progress trace of the SDK’s task the last 16 MiB chunk plus finalize takes ≈ 270 ms against ' +
+    '≈ 65 ms for every other 16 MiB chunk. The client is not the limit (the SDK and the raw protocol ' +
+    'client land within run-to-run noise of each other). The bare baseline itself swings widely with ' +
+    'page-cache write-back, hence the synced baseline for context.',
+};

@@ -1,0 +1,240 @@
+import { GAPS } from './gaps';
+import type { MachineInfo } from './machine';
+import { fmt } from './stats';
+import type { BenchResult, Figure } from './types';
+
+interface BudgetRow {
+  id: string;
+  what: string;
+  target: string;
+  /** Figure ids that must exist; `met` decides from their medians. */
+  figures: string[];
+  measured(values: number[]): string;
+  met(values: number[]): boolean;
+  peer: string;
+}
+
+const BUDGET: BudgetRow[] = [
+  {
+    id: 'list',
+    what: 'List API throughput, 1,000 projects',
+    target: '≥ 0.7 × bare `node:http`',
+    figures: ['list.ratio', 'list.rps', 'list.p99'],
+    measured: ([ratio, rps, p99]) => `${fmt(ratio, 3)} × (${fmt(rps, 0)} req/s, p99 ${fmt(p99, 0)} ms)`,
+    met: ([ratio]) => (ratio ?? 0) >= 0.7,
+    peer: '0.063 × (29 req/s)',
+  },
+  {
+    id: 'fanout-sqlite',
+    what: 'Live fan-out to 1,000 sockets, SQLite',
+    target: 'p99 ≤ 50 ms',
+    figures: ['fanout.sqlite.p99', 'fanout.sqlite.p50'],
+    measured: ([p99, p50]) => `p99 ${fmt(p99)} ms (p50 ${fmt(p50)} ms)`,
+    met: ([p99]) => (p99 ?? Infinity) <= 50,
+    peer: 'p99 111 ms (p50 102 ms)',
+  },
+  {
+    id: 'fanout-postgres',
+    what: 'Live fan-out to 1,000 sockets, 2 instances on PostgreSQL',
+    target: 'p99 ≤ 50 ms',
+    figures: ['fanout.postgres.p99', 'fanout.postgres.p50'],
+    measured: ([p99, p50]) => `p99 ${fmt(p99)} ms (p50 ${fmt(p50)} ms)`,
+    met: ([p99]) => (p99 ?? Infinity) <= 50,
+    peer: 'p99 111 ms (p50 102 ms)',
+  },
+  {
+    id: 'memory-per-connection',
+    what: 'Memory per idle live connection',
+    target: '≤ 10 KiB',
+    figures: ['memory.perConnection'],
+    measured: ([perConnection]) => `${fmt(perConnection)} KiB`,
+    met: ([perConnection]) => (perConnection ?? Infinity) <= 10,
+    peer: '≈ 19 KiB',
+  },
+  {
+    id: 'memory-10k',
+    what: 'Server RSS with 10,000 idle live connections',
+    target: '≤ 250 MiB',
+    figures: ['memory.rss10000', 'memory.rssIdle'],
+    measured: ([rss, idle]) => `${fmt(rss, 0)} MiB (idle ${fmt(idle, 0)} MiB)`,
+    met: ([rss]) => (rss ?? Infinity) <= 250,
+    peer: 'idle 137 MiB',
+  },
+  {
+    id: 'create',
+    what: 'Create latency, 200 sequential creates',
+    target: 'p99 ≤ 10 ms',
+    figures: ['create.p99', 'create.p50'],
+    measured: ([p99, p50]) => `p99 ${fmt(p99, 2)} ms (p50 ${fmt(p50, 2)} ms)`,
+    met: ([p99]) => (p99 ?? Infinity) <= 10,
+    peer: 'p99 11.7 ms (p50 4.3 ms)',
+  },
+  {
+    id: 'comments',
+    what: '50 clients × 20 concurrent comments',
+    target: '1,000 of 1,000 kept, each client in order, ≤ 3 s',
+    figures: ['comments.kept', 'comments.inOrder', 'comments.wall'],
+    measured: ([kept, inOrder, wall]) =>
+      `${fmt(kept, 0)} kept, ${fmt(inOrder, 0)}/50 clients in order, ${fmt((wall ?? NaN) / 1000, 2)} s`,
+    met: ([kept, inOrder, wall]) => kept === 1000 && inOrder === 50 && (wall ?? Infinity) <= 3000,
+    peer: '32 kept (naive); 1,000 with server-side Add but 31 s, order lost',
+  },
+  {
+    id: 'scale',
+    what: 'First dashboard page, 100k vs 1k projects',
+    target: '≤ 2×',
+    figures: ['scale.ratio', 'scale.all.1000', 'scale.all.100000'],
+    measured: ([ratio, small, large]) => `${fmt(ratio, 2)} × (${fmt(small)} ms → ${fmt(large)} ms)`,
+    met: ([ratio]) => (ratio ?? Infinity) <= 2,
+    peer: '—',
+  },
+  {
+    id: 'web-js',
+    what: 'First-visit JavaScript (gzip)',
+    target: '≤ 100 kB',
+    figures: ['web.js.dashboard', 'web.js.entry'],
+    measured: ([dashboard, entry]) => `${fmt(dashboard)} kB (entry alone ${fmt(entry)} kB)`,
+    met: ([dashboard]) => (dashboard ?? Infinity) <= 100,
+    peer: 'original app ≈ 254 kB',
+  },
+  {
+    id: 'web-tti',
+    what: 'Dashboard with 1,000 projects rendered and interactive',
+    target: '< 1 s',
+    figures: ['web.interactive'],
+    measured: ([interactive]) => `${fmt(interactive, 0)} ms`,
+    met: ([interactive]) => (interactive ?? Infinity) < 1000,
+    peer: '—',
+  },
+  {
+    id: 'storage',
+    what: 'Resumable upload of 100 MB',
+    target: '≥ 0.5 × bare loopback',
+    figures: ['storage.ratio', 'storage.mbps'],
+    measured: ([ratio, rate]) => `${fmt(ratio, 2)} × (${fmt(rate, 0)} MB/s)`,
+    met: ([ratio]) => (ratio ?? 0) >= 0.5,
+    peer: '—',
+  },
+];
+
+export interface ReportInput {
+  results: BenchResult[];
+  machine: MachineInfo;
+  loadAfter: number[];
+  date: Date;
+  totalSeconds: number;
+  quick: boolean;
+  runs: number;
+  partial: boolean;
+  /** Servers ran from the esbuild bundle (as `npm start`), not through tsx. */
+  compiled: boolean;
+}
+
+export function renderReport(input: ReportInput): string {
+  const figures = new Map<string, Figure>();
+  for (const result of input.results) {
+    for (const figure of result.figures) {
+      figures.set(figure.id, figure);
+    }
+  }
+  const lines: string[] = [];
+  const { machine } = input;
+  lines.push('# Benchmarks', '');
+  lines.push(
+    '<!-- Generated by `npm run bench` (bench/run.ts). Do not edit by hand: change the bench and re-run it. -->',
+    '',
+  );
+  if (input.quick)
+    lines.push('> **Smoke run (`--quick`)**: smaller loads and one run; not comparable figures.', '');
+  if (input.partial) lines.push('> **Partial run (`--only`)**: some benchmarks were skipped.', '');
+
+  lines.push('## Budget', '');
+  lines.push(
+    'Targets from the issue, ahead of the self-hosted peer (Parse Server 9 + LiveQuery on PostgreSQL 15, ' +
+      'measured on a machine of this kind). Measured = median of the runs below.',
+    '',
+  );
+  lines.push('| | target | measured | met? | peer (Parse 9) |', '|---|---|---|---|---|');
+  const misses: BudgetRow[] = [];
+  for (const row of BUDGET) {
+    const present = row.figures.map((id) => figures.get(id));
+    const main = present[0];
+    let measured: string;
+    let met: string;
+    if (!main) {
+      const benchId = row.figures[0]?.split('.')[0] ?? '';
+      const result = input.results.find((candidate) => candidate.id === benchId);
+      measured =
+        result?.status === 'pending' ? 'pending' : result?.status === 'failed' ? 'failed' : 'not run';
+      met = result?.status === 'pending' ? '⏳ pending' : '—';
+    } else {
+      const values = present.map((figure) => figure?.median ?? Number.NaN);
+      measured = row.measured(values);
+      const ok = row.met(values);
+      met = ok ? '✅ yes' : '❌ no';
+      if (!ok) misses.push(row);
+    }
+    lines.push(`| ${row.what} | ${row.target} | ${measured} | ${met} | ${row.peer} |`);
+  }
+  lines.push('');
+  if (misses.length > 0) {
+    lines.push('### Where the budget is not met', '');
+    for (const row of misses) {
+      lines.push(`- **${row.what}.** ${GAPS[row.id] ?? 'Not analysed yet.'}`);
+    }
+    lines.push('');
+  }
+
+  lines.push('## Machine and run', '');
+  lines.push(
+    `- Date: ${input.date.toISOString().replace('T', ' ').slice(0, 16)} UTC; whole run ${fmt(input.totalSeconds / 60, 1)} min.`,
+    `- CPU: ${machine.cpu}, ${machine.cores} cores; RAM ${fmt(machine.memoryGiB, 1)} GiB.`,
+    `- OS: ${machine.os} (${machine.kernel}); Node ${machine.node}.`,
+    `- Load average (1/5/15 min) at start ${machine.loadAverage.map((value) => fmt(value, 2)).join(' / ')}, ` +
+      `at end ${input.loadAfter.map((value) => fmt(value, 2)).join(' / ')}. A load above the core count ` +
+      'means other work shared the machine: regenerate on a quiet machine before comparing releases.',
+    `- Runs per figure: ${input.runs} (each figure below is the median of its runs; the runs are listed).`,
+    '',
+  );
+
+  lines.push('## Method', '');
+  lines.push(
+    '- Every server runs in its own child process (`bench/lib/server-child.ts`: `loadConfig` + `createApp` + ' +
+      '`listen`, as `src/server/main.ts`) on 127.0.0.1 with a fresh temp `DATA_DIR`, `LOG_LEVEL=warn`; the ' +
+      'bench process is the client, on the same 2 cores. RSS is read from `/proc/<pid>/status`. ' +
+      (input.compiled
+        ? 'The child is compiled like `npm run build:server` (esbuild bundle, plain `node --enable-source-maps`), ' +
+          'as `npm start` runs the product.'
+        : '**This run used `--tsx`: servers ran from the TypeScript sources through tsx (≈ 60 MiB more RSS).**'),
+    '- Clients authenticate like the web app: signup (multipart, with a PNG thumbnail) or login through the ' +
+      'API, then the `dojo_session` cookie on every request and on the `/live` upgrade.',
+    '- Data is made by `bench/lib/seeder.ts` (also `npm run seed`) through the server’s own services.',
+    '- PostgreSQL runs use a throwaway cluster (`test/support/postgres-cluster.ts`: fsync and ' +
+      'synchronous_commit off, so disk flushes are not part of the figures; a production PostgreSQL adds ' +
+      'its commit flush to every write).',
+    '',
+  );
+
+  for (const result of input.results) {
+    lines.push(`## ${result.title}`, '');
+    if (result.status === 'failed') lines.push(`**Failed:** ${result.error ?? 'unknown error'}`, '');
+    if (result.status === 'pending') lines.push(`**Pending:** ${result.error ?? ''}`, '');
+    for (const note of result.method) lines.push(`- ${note}`);
+    if (result.method.length > 0) lines.push('');
+    if (result.figures.length > 0) {
+      lines.push('| figure | median | runs |', '|---|---|---|');
+      for (const figure of result.figures) {
+        const decimals = figure.decimals ?? 1;
+        lines.push(
+          `| ${figure.label} | **${fmt(figure.median, decimals)}** ${figure.unit} | ` +
+            `${figure.runs.map((value) => fmt(value, decimals)).join(', ')} |`,
+        );
+      }
+      lines.push('');
+    }
+    for (const detail of result.details ?? []) lines.push(detail);
+    if (result.details?.length) lines.push('');
+    lines.push(`_${fmt(result.seconds ?? 0, 0)} s._`, '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

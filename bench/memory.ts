@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { closeAll, httpRequest, openDashboardTabs, signUpMany, type LiveSocket } from './lib/clients';
+import { seed } from './lib/seeder';
+import { startServer, type ServerProcess } from './lib/server-process';
+import { figure, fmt, KiB, MiB } from './lib/stats';
+import type { Benchmark } from './lib/types';
+
+const SESSIONS = 100;
+const SETTLE_MS = 2000;
+
+/** RSS after the process has been quiet for a while and a full GC ran (the steady state of idle sockets). */
+async function settledRss(server: ServerProcess): Promise<{ rss: number; heapUsed: number }> {
+  await delay(SETTLE_MS);
+  await server.gc();
+  await delay(500);
+  const memory = await server.memory();
+  return { rss: server.rss(), heapUsed: memory.heapUsed };
+}
+
+export const memory: Benchmark = {
+  id: 'memory',
+  title: 'Memory: server RSS idle and with idle live connections',
+  async run(context) {
+    const steps = context.quick ? [200, 500, 1000] : [1000, 5000, 10_000];
+    const largest = steps[steps.length - 1] ?? 0;
+    const runs: { idle: number; idleHeap: number; rss: number[]; heap: number[]; signedIn: number }[] = [];
+    for (let run = 0; run < context.runs; run += 1) {
+      const dataDir = path.join(context.tmpDir, `run-${run}`);
+      await seed({ dataDir, users: 30, projects: 200, comments: 0 });
+      const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+      const sockets: LiveSocket[] = [];
+      try {
+        await httpRequest(`${server.url}/api/health`);
+        const idle = await settledRss(server);
+        const sessions = await signUpMany(server.url, SESSIONS, `memory${run}`);
+        const signedIn = await settledRss(server);
+        const result = { idle: idle.rss, idleHeap: idle.heapUsed, rss: [] as number[], heap: [] as number[] };
+        for (const step of steps) {
+          const more = await openDashboardTabs(server.url, sessions, step - sockets.length);
+          sockets.push(...more);
+          const at = await settledRss(server);
+          result.rss.push(at.rss);
+          result.heap.push(at.heapUsed);
+          context.log(
+            `run ${run + 1}: ${step} sockets → RSS ${fmt(at.rss / MiB)} MiB, heap ${fmt(at.heapUsed / MiB)} MiB`,
+          );
+        }
+        runs.push({ ...result, signedIn: signedIn.rss });
+        context.log(`run ${run + 1}: idle RSS ${fmt(idle.rss / MiB)} MiB`);
+      } finally {
+        await closeAll(sockets);
+        await server.stop();
+      }
+    }
+    const at = (index: number) => runs.map((run) => (run.rss[index] ?? NaN) / MiB);
+    const last = steps.length - 1;
+    const perConnection = runs.map((run) => ((run.rss[last] ?? NaN) - run.idle) / largest / KiB);
+    const first = steps[0] ?? 0;
+    const marginal = runs.map(
+      (run) => ((run.rss[last] ?? NaN) - (run.rss[0] ?? NaN)) / (largest - first) / KiB,
+    );
+    const heapPerConnection = runs.map((run) => ((run.heap[last] ?? NaN) - run.idleHeap) / largest / KiB);
+    return {
+      status: 'ok',
+      method: [
+        `A fresh server per run (30 users, 200 projects seeded); ${SESSIONS} users sign up; then sockets open in ` +
+          `steps up to ${largest.toLocaleString('en-US')}, spread over the ${SESSIONS} session cookies ` +
+          '(several tabs per user). Every socket is a dashboard tab: authenticated by cookie and subscribed to ' +
+          'the first page of the project list (limit 50), then left idle.',
+        `Each reading waits ${SETTLE_MS / 1000} s, asks the server for a full GC (it runs with \`--expose-gc\`), ` +
+          'waits 0.5 s and reads VmRSS from /proc. Per connection = (RSS at the largest step − RSS idle) / ' +
+          'sockets; the marginal figure takes the slope between the first and last step instead.',
+      ],
+      figures: [
+        figure(
+          'memory.rssIdle',
+          'RSS idle (started, nobody connected)',
+          'MiB',
+          runs.map((run) => run.idle / MiB),
+        ),
+        figure(
+          'memory.rssSignedIn',
+          `RSS after ${SESSIONS} signups`,
+          'MiB',
+          runs.map((run) => run.signedIn / MiB),
+        ),
+        ...steps.map((step, index) =>
+          figure(
+            `memory.rss${step}`,
+            `RSS with ${step.toLocaleString('en-US')} connections`,
+            'MiB',
+            at(index),
+          ),
+        ),
+        figure('memory.perConnection', 'per connection (vs idle)', 'KiB', perConnection),
+        figure('memory.marginal', `per connection (slope ${first}→${largest})`, 'KiB', marginal),
+        figure('memory.heapPerConnection', 'JS heap per connection (vs idle)', 'KiB', heapPerConnection),
+      ],
+    };
+  },
+};

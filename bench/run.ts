@@ -1,0 +1,154 @@
+/**
+ * `npm run bench [-- --quick] [-- --only list,fanout,...] [-- --runs N] [-- --out FILE] [-- --profile DIR]`
+ *
+ * Runs every benchmark (each module under bench/ is one), each against servers in child processes on
+ * 127.0.0.1 with their own temp DATA_DIR, and writes docs/benchmarks.md: the budget table, the machine,
+ * the date, method notes and every figure with its per-run values. Raw results go to
+ * .tmp/benchmarks.json (`--render` turns such a file into the report again). Benchmarks are scripts, not tests: nothing here asserts a time.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { comments } from './comments';
+import { createLatency } from './create-latency';
+import { fanout } from './fanout';
+import { listThroughput } from './list-throughput';
+import { memory } from './memory';
+import { machineInfo } from './lib/machine';
+import { renderReport, type ReportInput } from './lib/report';
+import { compileServers } from './lib/server-process';
+import type { BenchContext, BenchResult, Benchmark } from './lib/types';
+import { scale } from './scale';
+import { storage } from './storage';
+import { web } from './web';
+
+const BENCHMARKS: Benchmark[] = [
+  listThroughput,
+  fanout,
+  memory,
+  createLatency,
+  comments,
+  scale,
+  web,
+  storage,
+];
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    runs: { type: 'string' },
+    out: { type: 'string' },
+    profile: { type: 'string' },
+    tsx: { type: 'boolean', default: false },
+    render: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log(
+    'Usage: npm run bench -- [--quick] [--only ' +
+      BENCHMARKS.map((benchmark) => benchmark.id).join(',') +
+      '] [--runs N] [--out FILE] [--profile DIR]\n' +
+      '  --quick    smoke run: fewer runs, smaller loads (figures are not comparable)\n' +
+      '  --only     run only these benchmarks (the report then covers only them)\n' +
+      '  --out      report path (default docs/benchmarks.md; --quick and --only default to .tmp/)\n' +
+      '  --profile  write V8 CPU profiles of every server process into DIR\n' +
+      '  --tsx      run servers from the TypeScript sources through tsx instead of a compiled bundle\n' +
+      '  --render   re-render the report from a results file (.tmp/benchmarks.json) without running anything',
+  );
+  process.exit(0);
+}
+
+if (values.render) {
+  // Only the report text changes (e.g. bench/lib/gaps.ts was edited): the figures stay those measured.
+  const saved = JSON.parse(await readFile(values.render, 'utf8')) as ReportInput & { date: string };
+  const input: ReportInput = { ...saved, date: new Date(saved.date) };
+  const target = path.resolve(
+    values.out ?? (input.quick || input.partial ? '.tmp/benchmarks-partial.md' : 'docs/benchmarks.md'),
+  );
+  await writeFile(target, renderReport(input));
+  console.log(`re-rendered ${path.relative(process.cwd(), target)} from ${values.render}`);
+  process.exit(0);
+}
+
+const quick = values.quick;
+const only = values.only?.split(',').map((id) => id.trim());
+const unknown = only?.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id)) ?? [];
+if (unknown.length > 0) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}`);
+  process.exit(2);
+}
+const selected = BENCHMARKS.filter((benchmark) => !only || only.includes(benchmark.id));
+const runs = values.runs ? Number(values.runs) : quick ? 1 : 3;
+// A partial or smoke run must not overwrite the real report unless asked to.
+const out = path.resolve(values.out ?? (quick || only ? '.tmp/benchmarks-partial.md' : 'docs/benchmarks.md'));
+
+const started = Date.now();
+const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-bench-'));
+const machineBefore = machineInfo();
+// Servers run as `npm start` runs them: compiled with esbuild, plain node (unless --tsx).
+if (!values.tsx) await compileServers(path.resolve('.tmp/bench-server'));
+const results: BenchResult[] = [];
+const stamp = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
+
+try {
+  for (const benchmark of selected) {
+    const benchStarted = Date.now();
+    const context: BenchContext = {
+      quick,
+      runs,
+      tmpDir: await mkdtemp(path.join(tmpDir, `${benchmark.id}-`)),
+      cpuProfDir: values.profile,
+      log: (line) => console.log(`${stamp()} [${benchmark.id}] ${line}`),
+    };
+    context.log(`── ${benchmark.title}`);
+    let result: BenchResult;
+    try {
+      const outcome = await benchmark.run(context);
+      result = { id: benchmark.id, title: benchmark.title, ...outcome };
+    } catch (error) {
+      console.error(error);
+      result = {
+        id: benchmark.id,
+        title: benchmark.title,
+        status: 'failed',
+        method: [],
+        figures: [],
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    result.seconds = (Date.now() - benchStarted) / 1000;
+    results.push(result);
+    context.log(`done in ${result.seconds.toFixed(0)} s (${result.status})`);
+    for (const figure of result.figures) {
+      context.log(`  ${figure.label}: ${figure.median.toFixed(figure.decimals ?? 1)} ${figure.unit}`);
+    }
+    // Each benchmark's data dir can be large (100k projects): free it at once.
+    await rm(context.tmpDir, { recursive: true, force: true });
+  }
+} finally {
+  await rm(tmpDir, { recursive: true, force: true });
+}
+
+const totalSeconds = (Date.now() - started) / 1000;
+const input: ReportInput = {
+  results,
+  machine: machineBefore,
+  loadAfter: os.loadavg(),
+  date: new Date(started),
+  totalSeconds,
+  quick,
+  runs,
+  partial: only !== undefined,
+  compiled: !values.tsx,
+};
+await mkdir(path.dirname(out), { recursive: true });
+await writeFile(out, renderReport(input));
+await mkdir('.tmp', { recursive: true });
+await writeFile(path.resolve('.tmp/benchmarks.json'), JSON.stringify(input, null, 2));
+console.log(`\n${stamp()} wrote ${path.relative(process.cwd(), out)} (${totalSeconds.toFixed(0)} s in all)`);
+// Keep-alive agents and the like must not hold the process open.
+process.exit(results.some((result) => result.status === 'failed') ? 1 : 0);

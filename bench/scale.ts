@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { dashboardQuery, type DashboardFilter } from '../src/common';
+import { httpRequest, logIn, openLive, type Session } from './lib/clients';
+import { DEFAULT_SEED_PASSWORD, seed } from './lib/seeder';
+import { startServer } from './lib/server-process';
+import { figure, fmt, median } from './lib/stats';
+import type { Benchmark, Figure } from './lib/types';
+
+const USERS = 100;
+const REPS = 9;
+const WARM_UP = 5;
+const FILTERS: DashboardFilter[] = ['all', 'mine', 'design'];
+
+/** Socket open (cookie auth) → subscribe to the first page (50) → snapshot received. */
+async function firstPage(baseUrl: string, session: Session, filter: DashboardFilter): Promise<number> {
+  const started = performance.now();
+  const live = await openLive(baseUrl, session);
+  try {
+    const snapshot = await live.subscribe('1', dashboardQuery(filter, session.uid, 50));
+    if (snapshot.docs === 0) throw new Error(`empty first page for ${filter}`);
+    return performance.now() - started;
+  } finally {
+    live.close();
+  }
+}
+
+export const scale: Benchmark = {
+  id: 'scale',
+  title: 'Scale curve: time to the first dashboard page',
+  async run(context) {
+    const sizes = context.quick ? [1000, 10_000] : [1000, 10_000, 100_000];
+    const dataDir = path.join(context.tmpDir, 'data');
+    const times = new Map<string, number[]>();
+    const cold: number[] = [];
+    const seedSeconds: number[] = [];
+    let have = 0;
+    for (const size of sizes) {
+      context.log(`seeding up to ${size.toLocaleString('en-US')} projects`);
+      const result = await seed({ dataDir, users: USERS, projects: size - have, comments: 0, seed: size });
+      seedSeconds.push(result.timings.projectsMs / 1000);
+      have = size;
+      // Let the kernel write back what seeding dirtied, so it does not compete with the measurement.
+      spawnSync('sync');
+      const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+      try {
+        // A seeded user: assigned to about 1 in 80 projects, as a member of a 200-person team would be.
+        const session = await logIn(server.url, 'seed.user0@example.com', DEFAULT_SEED_PASSWORD);
+        cold.push(await firstPage(server.url, session, 'all'));
+        // Warm-up: JIT and SQLite's page cache, as on a server that has been up for a while.
+        for (const filter of FILTERS)
+          for (let rep = 0; rep < WARM_UP; rep += 1) await firstPage(server.url, session, filter);
+        for (const filter of FILTERS) {
+          const samples: number[] = [];
+          for (let rep = 0; rep < REPS; rep += 1) samples.push(await firstPage(server.url, session, filter));
+          times.set(`${filter}.${size}`, samples);
+        }
+        const http: number[] = [];
+        for (let rep = 0; rep < REPS; rep += 1) {
+          const started = performance.now();
+          const response = await httpRequest(`${server.url}/api/projects?limit=50`, {
+            headers: { cookie: session.cookie },
+          });
+          if (response.status !== 200) throw new Error(`list → ${response.status}`);
+          http.push(performance.now() - started);
+        }
+        times.set(`http.${size}`, http);
+        context.log(
+          `${size}: ` +
+            [...FILTERS, 'http']
+              .map((key) => `${key} ${fmt(median(times.get(`${key}.${size}`) ?? []))} ms`)
+              .join(', '),
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+    const smallest = sizes[0] ?? 0;
+    const largest = sizes[sizes.length - 1] ?? 0;
+    const base = times.get(`all.${smallest}`) ?? [];
+    const top = times.get(`all.${largest}`) ?? [];
+    const ratio = top.map((value, index) => value / (base[index] ?? NaN));
+    const figures: Figure[] = [
+      figure(
+        'scale.ratio',
+        `first page at ${largest.toLocaleString('en-US')} / at ${smallest.toLocaleString('en-US')}`,
+        '×',
+        ratio,
+        2,
+      ),
+    ];
+    const labels: Record<string, string> = {
+      all: 'live first page, all projects',
+      mine: 'live first page, “mine”',
+      design: 'live first page, “design”',
+      http: 'GET /api/projects?limit=50',
+    };
+    for (const key of [...FILTERS, 'http']) {
+      for (const size of sizes) {
+        figures.push(
+          figure(
+            `scale.${key}.${size}`,
+            `${labels[key] ?? key} @ ${size.toLocaleString('en-US')}`,
+            'ms',
+            times.get(`${key}.${size}`) ?? [],
+          ),
+        );
+      }
+    }
+    figures.push(
+      ...sizes.map((size, index) =>
+        figure(
+          `scale.cold.${size}`,
+          `first page right after server start @ ${size.toLocaleString('en-US')}`,
+          'ms',
+          [cold[index] ?? NaN],
+        ),
+      ),
+    );
+    return {
+      status: 'ok',
+      method: [
+        `One SQLite data dir grows to ${sizes.map((size) => size.toLocaleString('en-US')).join(' → ')} projects ` +
+          `(${USERS} users, 1–4 assignees each) through the seeder; at each size a fresh server process starts ` +
+          'on it and a seeded user logs in.',
+        'Time to first dashboard page = what the web app does on opening the dashboard: open `/live` with the ' +
+          'session cookie, subscribe to the first page (50 projects, newest first) and receive the snapshot. ' +
+          `Median of ${REPS} fresh sockets per filter (“all”, “mine” = assigned to me, a category) after ${WARM_UP} ` +
+          'warm-up pages each; the very first page right after start is reported apart. Also the same page over HTTP.',
+        `Seeding the projects took ${seedSeconds.map((seconds) => `${fmt(seconds)} s`).join(', ')} ` +
+          '(batched service calls, see bench/lib/batching.ts).',
+      ],
+      figures,
+    };
+  },
+};
