@@ -6,8 +6,11 @@ export interface Change {
   /** `sessions`: the session with this id (its hash) ended; its sockets are signed out everywhere. */
   collection: LiveCollection | 'sessions';
   id: string;
-  /** `comments`: only the document's comments changed, so list queries need not re-run. */
-  scope?: 'comments';
+  /**
+   * `comments`: only the document's comments changed, so list queries need not re-run.
+   * `presence`: only a user's `online` flag changed, which no project list shows.
+   */
+  scope?: 'comments' | 'presence';
 }
 
 /** `resync` asks every subscription to re-evaluate, e.g. after notifications may have been missed. */

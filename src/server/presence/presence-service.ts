@@ -88,7 +88,8 @@ export class PresenceService {
     const before = await db.selectFrom('users').select('online').where('id', '=', userId).executeTakeFirst();
     // updated_at is touched even when already online: it protects a fresh login from the sweep.
     await db.updateTable('users').set({ online: 1, updated_at: now }).where('id', '=', userId).execute();
-    if (before && before.online !== 1) await this.deps.changes.publish([{ collection: 'users', id: userId }]);
+    if (before && before.online !== 1)
+      await this.deps.changes.publish([{ collection: 'users', id: userId, scope: 'presence' }]);
   }
 
   /**
@@ -113,7 +114,8 @@ export class PresenceService {
       .where('online', '=', 1)
       .returning('id')
       .execute();
-    if (changed.length > 0) await this.deps.changes.publish([{ collection: 'users', id: viewer.uid }]);
+    if (changed.length > 0)
+      await this.deps.changes.publish([{ collection: 'users', id: viewer.uid, scope: 'presence' }]);
   }
 
   /** Refresh this instance's rows, then mark offline every online user without a fresh row. */
@@ -155,6 +157,8 @@ export class PresenceService {
       .where('last_seen_at', '<', new Date(now - this.deps.graceMs * 2).toISOString())
       .execute();
     if (gone.length > 0)
-      await this.deps.changes.publish(gone.map(({ id }) => ({ collection: 'users' as const, id })));
+      await this.deps.changes.publish(
+        gone.map(({ id }) => ({ collection: 'users' as const, id, scope: 'presence' as const })),
+      );
   }
 }

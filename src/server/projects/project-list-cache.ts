@@ -17,7 +17,7 @@ export class ProjectListCache {
     bus.subscribe((changes) => {
       if (
         changes === 'resync' ||
-        changes.some((change) => change.collection !== 'sessions' && change.scope !== 'comments')
+        changes.some((change) => change.collection !== 'sessions' && change.scope === undefined)
       ) {
         this.invalidate();
       }
