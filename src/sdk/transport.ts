@@ -57,11 +57,7 @@ export class Transport {
       status: xhr.status,
       headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' },
     });
-    if (!response.ok) {
-      const error = await errorFromResponse(response);
-      if (error.code === 'unauthenticated') this.onUnauthenticated?.();
-      throw error;
-    }
+    if (!response.ok) throw await this.failure(response);
     return (await response.json()) as T;
   }
 
@@ -89,17 +85,20 @@ export class Transport {
       throw networkError();
     }
     this.rememberCookies(response);
-    if (!response.ok) {
-      const error = await errorFromResponse(response);
-      if (error.code === 'unauthenticated') this.onUnauthenticated?.();
-      throw error;
-    }
+    if (!response.ok) throw await this.failure(response);
     if (response.status === 204) return undefined as T;
     try {
       return (await response.json()) as T;
     } catch {
       throw new DojoError('internal', 'The server sent an unreadable answer.', response.status);
     }
+  }
+
+  /** The typed error for a non-2xx answer; a 401 also tells the SDK the session is gone. */
+  private async failure(response: Response): Promise<DojoError> {
+    const error = await errorFromResponse(response);
+    if (error.code === 'unauthenticated') this.onUnauthenticated?.();
+    return error;
   }
 
   private rememberCookies(response: Response): void {

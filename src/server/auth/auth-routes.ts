@@ -3,7 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { THUMBNAIL_MAX_BYTES, type AuthResult, type SessionState } from '../../common';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
-import { SESSION_COOKIE, type ViewerResolver } from './viewer';
+import { SESSION_COOKIE, userOf, type ViewerResolver } from './viewer';
 
 interface Deps {
   auth: AuthService;
@@ -37,11 +37,7 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, viewers, rateLi
 
   app.get('/api/auth/session', async (request): Promise<SessionState> => {
     const viewer = await viewers.viewerOf(request);
-    return {
-      user: viewer
-        ? { uid: viewer.uid, email: viewer.email, displayName: viewer.displayName, photoURL: viewer.photoURL }
-        : null,
-    };
+    return { user: viewer ? userOf(viewer) : null };
   });
 }
 

@@ -67,7 +67,13 @@ export function createViewerResolver(deps: {
 
 export type ViewerResolver = ReturnType<typeof createViewerResolver>;
 
-function userOf(session: { uid: string; email: string; displayName: string; photoURL: string }): AuthUser {
+/** The auth user a client may see, from a session row or a viewer (never the session hash). */
+export function userOf(session: {
+  uid: string;
+  email: string;
+  displayName: string;
+  photoURL: string;
+}): AuthUser {
   return {
     uid: session.uid,
     email: session.email,
