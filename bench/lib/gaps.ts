@@ -28,22 +28,14 @@ export const GAPS: Record<string, string> = {
     'changed doc (`readDoc`) and re-runs the query, so the first socket has the change ≈ 12 ms after the ' +
     'create instead of ≈ 5 ms. The per-run values show how much the tail moves with other load.',
   'memory-per-connection':
-    'Since a joining subscriber shares its group’s result (`LiveHub.sendSnapshot`), an idle dashboard ' +
-    'tab costs ≈ 12 KiB, and nearly all of it is the socket. In a side experiment on this machine a bare ' +
-    '`ws` server costs 6.1 KiB of RSS per open socket and Fastify + @fastify/websocket 11.1 KiB: the ' +
-    'plugin’s per-socket `error` listener closes over the Fastify request and reply (and with them the ' +
-    'raw `IncomingMessage` and `ServerResponse`), so they live as long as the socket. (Before the ' +
-    'shared result, each subscription also held its own JSON of the 50 docs: ≈ 70 KiB.) Fix: take ' +
-    '`/live` upgrades with `ws` in `noServer` mode on the HTTP server’s `upgrade` event ' +
-    '(src/server/live/live-routes.ts), resolve the viewer from the cookie or `Authorization` header of ' +
-    'the raw request there, answer 401 before the upgrade as today, and hand the socket to ' +
-    '`LiveHub.attach` — ≈ 6–7 KiB per connection. Smaller: the JS heap per connection (8.9 KiB) is ' +
-    '3.6 KiB above the Fastify + plugin floor (5.3 KiB): a `Viewer` per socket with its own copies of ' +
-    'the user’s strings, and per subscription a parsed target and a JSON group key; share the Viewer per ' +
-    'session and point subscriptions at their group’s target and key.',
+    'An idle dashboard tab is a `ws` socket, its `Connection` and one `Subscription` pointing at its ' +
+    'group’s shared result, target and key; sockets of one session share one `Viewer`. `/live` upgrades ' +
+    'bypass Fastify (src/server/live/live-upgrade.ts): through @fastify/websocket a socket kept its ' +
+    'route’s request and reply alive (11.8 KiB per connection before that change, ≈ 6 KiB after). A ' +
+    'bare `ws` server costs ≈ 6 KiB of RSS per open socket on this machine, so a miss here means memory ' +
+    'per socket grew in `LiveHub`: compare the JS heap row with an older report.',
   'memory-10k':
-    'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000; the ' +
-    'plain-`ws` upgrade would take ≈ 50 MiB off the 10,000-connection figure.',
+    'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000.',
   create:
     'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.5–2.5 ms. The p99 comes from ' +
     'stalls: (1) SQLite WAL auto-checkpoints run inside whichever commit crosses 1,000 WAL pages and ' +

@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -26,7 +25,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
-import { registerLiveRoutes } from './live/live-routes';
+import { acceptLiveUpgrades } from './live/live-upgrade';
 import { baseLiveSources } from './live/live-sources';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/blob-store';
@@ -124,12 +123,11 @@ export async function createApp(config: Config): Promise<DojoApp> {
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, { global: false });
-  await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   // CSRF: a browser on another site may not make state-changing API calls (login included).
   server.addHook('onRequest', async (request) => {
     const safe = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
-    if (!safe && request.url.startsWith('/api/') && !isSameOrigin(request, config.publicUrl)) {
+    if (!safe && request.url.startsWith('/api/') && !isSameOrigin(request.headers, config.publicUrl)) {
       throw new AppError('forbidden', messages.crossOrigin);
     }
   });
@@ -155,7 +153,13 @@ export async function createApp(config: Config): Promise<DojoApp> {
   registerUsersRoutes(server, { db, viewers });
   registerProjectsRoutes(server, { projects, viewers });
   registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
-  registerLiveRoutes(server, { hub, viewers });
+  const liveUpgrades = acceptLiveUpgrades({
+    server: server.server,
+    hub,
+    resolveViewer: (request) =>
+      viewers.viewerOfHeaders(request.headers, server.parseCookie(request.headers.cookie ?? '')),
+    log: server.log,
+  });
   await registerWebApp(server, config.webRoot);
 
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
@@ -168,6 +172,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   server.addHook('onReady', async () => presence.start());
   server.addHook('preClose', async () => {
     closing = true;
+    liveUpgrades.stop();
     hub.close();
     await presence.stop();
   });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthUser } from '../../common';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/database';
@@ -35,8 +36,11 @@ export function createViewerResolver(deps: {
   idTokens: IdTokens;
   publicUrl: string | undefined;
 }) {
-  async function resolve(request: FastifyRequest): Promise<Viewer | null> {
-    const authorization = request.headers.authorization;
+  async function resolve(
+    headers: IncomingHttpHeaders,
+    sessionCookie: string | undefined,
+  ): Promise<Viewer | null> {
+    const authorization = headers.authorization;
     if (authorization) {
       const token = TOKEN_SCHEMES.exec(authorization)?.[1];
       const claims = token ? await deps.idTokens.verify(token) : null;
@@ -45,22 +49,28 @@ export function createViewerResolver(deps: {
       if (!session || session.uid !== claims.uid) return null;
       return { ...userOf(session), sessionHash: session.tokenHash, viaToken: true };
     }
-    const cookie = request.cookies[SESSION_COOKIE];
-    if (!cookie || !isSameOrigin(request, deps.publicUrl)) return null;
-    const session = await findLiveSession(deps.db, hashSessionToken(cookie), nowIso());
+    if (!sessionCookie || !isSameOrigin(headers, deps.publicUrl)) return null;
+    const session = await findLiveSession(deps.db, hashSessionToken(sessionCookie), nowIso());
     return session ? { ...userOf(session), sessionHash: session.tokenHash, viaToken: false } : null;
   }
 
+  const resolveRequest = (request: FastifyRequest) =>
+    resolve(request.headers, request.cookies[SESSION_COOKIE]);
+
   return {
     viewerOf(request: FastifyRequest): Promise<Viewer | null> {
-      request.viewerPromise ??= resolve(request);
+      request.viewerPromise ??= resolveRequest(request);
       return request.viewerPromise;
     },
     async requireViewer(request: FastifyRequest): Promise<Viewer> {
-      request.viewerPromise ??= resolve(request);
+      request.viewerPromise ??= resolveRequest(request);
       const viewer = await request.viewerPromise;
       if (!viewer) throw unauthenticated();
       return viewer;
+    },
+    /** For requests outside Fastify (the live socket's upgrade): the caller has parsed the cookies. */
+    viewerOfHeaders(headers: IncomingHttpHeaders, cookies: Record<string, string | undefined>) {
+      return resolve(headers, cookies[SESSION_COOKIE]);
     },
   };
 }

@@ -1,11 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * True unless the request carries an Origin from another site. Requests without Origin (same-origin
  * GETs, non-browser clients) pass; browsers always send Origin on cross-origin and state-changing calls.
  */
-export function isSameOrigin(request: FastifyRequest, publicUrl: string | undefined): boolean {
-  const origin = request.headers.origin;
+export function isSameOrigin(headers: IncomingHttpHeaders, publicUrl: string | undefined): boolean {
+  const origin = headers.origin;
   if (origin === undefined) return true;
   let host: string;
   try {
@@ -13,6 +13,6 @@ export function isSameOrigin(request: FastifyRequest, publicUrl: string | undefi
   } catch {
     return false;
   }
-  if (host === request.headers.host) return true;
+  if (host === headers.host) return true;
   return publicUrl !== undefined && host === new URL(publicUrl).host;
 }

@@ -91,6 +91,44 @@ function matchesWhere(doc: LiveDoc, where: LiveWhere[] | undefined): boolean {
   });
 }
 
+/** A protocol error on one socket (bad frame, oversized message) ends that socket only. */
+function terminateOnError(this: WebSocket): void {
+  this.terminate();
+}
+
+/**
+ * One Viewer object per session for all of its open sockets (a user with many tabs, or many users
+ * behind one session in tests and benchmarks), instead of a copy of the same strings per socket.
+ */
+class SharedViewers {
+  private readonly bySession = new Map<string, { viewer: Viewer; sockets: number }>();
+
+  acquire(viewer: Viewer): Viewer {
+    const entry = this.bySession.get(viewer.sessionHash);
+    if (entry && sameViewer(entry.viewer, viewer)) {
+      entry.sockets += 1;
+      return entry.viewer;
+    }
+    // A session whose profile changed since its other sockets opened keeps those on the old copy.
+    if (!entry) this.bySession.set(viewer.sessionHash, { viewer, sockets: 1 });
+    return viewer;
+  }
+
+  release(viewer: Viewer): void {
+    const entry = this.bySession.get(viewer.sessionHash);
+    if (entry?.viewer !== viewer) return;
+    entry.sockets -= 1;
+    if (entry.sockets === 0) this.bySession.delete(viewer.sessionHash);
+  }
+}
+
+const sameViewer = (a: Viewer, b: Viewer): boolean =>
+  a.uid === b.uid &&
+  a.email === b.email &&
+  a.displayName === b.displayName &&
+  a.photoURL === b.photoURL &&
+  a.viaToken === b.viaToken;
+
 export interface LiveHubEvents {
   onConnectionOpened?(viewer: Viewer): void;
   onConnectionClosed?(viewer: Viewer): void;
@@ -103,6 +141,7 @@ export interface LiveHubEvents {
  */
 export class LiveHub {
   private readonly connections = new Set<Connection>();
+  private readonly viewers = new SharedViewers();
   private readonly groups = new Map<string, Group>();
   private pendingChanges: Change[] = [];
   private resyncPending = false;
@@ -133,15 +172,17 @@ export class LiveHub {
       socket.terminate();
       return;
     }
-    const connection: Connection = { socket, viewer, subscriptions: new Map() };
+    const connection: Connection = { socket, viewer: this.viewers.acquire(viewer), subscriptions: new Map() };
     this.connections.add(connection);
-    this.deps.events?.onConnectionOpened?.(viewer);
+    this.deps.events?.onConnectionOpened?.(connection.viewer);
     this.send(connection, { type: 'welcome', uid: viewer.uid });
     socket.on('message', (data) => this.handleMessage(connection, String(data)));
+    socket.on('error', terminateOnError);
     socket.on('close', () => {
       if (!this.connections.delete(connection)) return;
       for (const subscription of connection.subscriptions.values()) this.removeSubscription(subscription);
-      this.deps.events?.onConnectionClosed?.(viewer);
+      this.viewers.release(connection.viewer);
+      this.deps.events?.onConnectionClosed?.(connection.viewer);
     });
   }
 
@@ -237,6 +278,9 @@ export class LiveHub {
       }
     }
     if (connection.subscriptions.get(subscription.id) !== subscription) return;
+    // The subscription's own parsed target and key are equal to the group's: keep one copy alive.
+    subscription.target = group.target;
+    subscription.groupKey = group.key;
     subscription.state = group.state;
     group.subscriptions.add(subscription);
     this.sendRaw(connection, snapshotMessage(subscription.id, group.state));

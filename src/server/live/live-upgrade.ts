@@ -1,0 +1,85 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { LIVE_PATH, messages, type ErrorBody } from '../../common';
+import type { Viewer } from '../auth/viewer';
+import { AppError, notFound, unauthenticated } from '../http/app-error';
+import type { LiveHub } from './live-hub';
+
+/** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
+const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+
+/** Answers a refused upgrade with a plain HTTP error in the API's error shape, then drops the socket. */
+function refuse(socket: Duplex, error: AppError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } } satisfies ErrorBody);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      '\r\n' +
+      body,
+  );
+}
+
+const ignoreSocketError = (): void => undefined;
+
+/**
+ * Takes `/live` WebSocket upgrades straight from the HTTP server, outside Fastify's request cycle. A live
+ * socket stays open for hours; going through a Fastify route would keep that route's request and reply
+ * objects alive for as long (a few KiB per idle tab, see docs/benchmarks.md). The viewer is resolved from
+ * the raw request exactly as for API calls, and a request without a live session is refused with 401
+ * before the upgrade.
+ */
+export function acceptLiveUpgrades(deps: {
+  server: Server;
+  hub: LiveHub;
+  resolveViewer: (request: IncomingMessage) => Promise<Viewer | null>;
+  log: FastifyBaseLogger;
+}): { stop(): void } {
+  const sockets = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+  });
+  let stopped = false;
+
+  async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const path = (request.url ?? '/').split('?', 1)[0];
+    if (path !== LIVE_PATH) return refuse(socket, notFound());
+    // While shutting down, a new socket would only be closed again: the client retries elsewhere or later.
+    if (stopped) return void socket.destroy();
+    let viewer: Viewer | null;
+    try {
+      viewer = await deps.resolveViewer(request);
+    } catch (error) {
+      deps.log.error({ err: error }, 'live upgrade: could not resolve the viewer');
+      return refuse(socket, new AppError('internal', messages.internal));
+    }
+    if (!viewer) return refuse(socket, unauthenticated());
+    if (stopped || socket.destroyed) return void socket.destroy();
+    const signedIn = viewer;
+    socket.off('error', ignoreSocketError);
+    sockets.handleUpgrade(request, socket, head, (webSocket) => deps.hub.attach(webSocket, signedIn));
+  }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // A client may reset the connection while its session is looked up.
+    socket.on('error', ignoreSocketError);
+    void upgrade(request, socket, head);
+  };
+  deps.server.on('upgrade', onUpgrade);
+
+  return {
+    stop() {
+      stopped = true;
+      sockets.close();
+    },
+  };
+}
