@@ -34,8 +34,7 @@ export const GAPS: Record<string, string> = {
     'route’s request and reply alive (11.8 KiB per connection before that change, ≈ 6 KiB after). A ' +
     'bare `ws` server costs ≈ 6 KiB of RSS per open socket on this machine, so a miss here means memory ' +
     'per socket grew in `LiveHub`: compare the JS heap row with an older report.',
-  'memory-10k':
-    'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000.',
+  'memory-10k': 'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000.',
   create:
     'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.5–2.5 ms. The p99 comes from ' +
     'stalls: (1) SQLite WAL auto-checkpoints run inside whichever commit crosses 1,000 WAL pages and ' +
