@@ -14,7 +14,7 @@ import {
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { AppError } from '../http/app-error';
-import type { Change, ChangeBus } from './change-bus';
+import type { Change, ChangeBus, FilterableFields } from './change-bus';
 import type { LiveSources } from './live-sources';
 
 /** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
@@ -84,7 +84,7 @@ const changesMessage = (id: string, changesJson: string): string =>
   `{"type":"changes","id":${JSON.stringify(id)},"changes":${changesJson}}`;
 
 /** Whether a document satisfies a query's filters (ignoring order and limit). */
-function matchesWhere(doc: LiveDoc, where: LiveWhere[] | undefined): boolean {
+function matchesWhere(doc: LiveDoc | FilterableFields, where: LiveWhere[] | undefined): boolean {
   return (where ?? []).every((clause) => {
     const value = doc[clause.field];
     return clause.op === '==' ? value === clause.value : Array.isArray(value) && value.includes(clause.value);
@@ -334,6 +334,12 @@ export class LiveHub {
         if (change.scope === 'comments') continue;
         if (group.state.json.has(change.id)) {
           dirty.add(group);
+          continue;
+        }
+        const { after } = change;
+        if (after === null) continue;
+        if (after && (target.where ?? []).every((clause) => Object.hasOwn(after, clause.field))) {
+          if (matchesWhere(after, target.where)) dirty.add(group);
           continue;
         }
         const key = `${change.collection}/${change.id}`;

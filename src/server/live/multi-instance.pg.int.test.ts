@@ -42,7 +42,10 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('delivers a project created on one instance to a subscriber on the other', async () => {
     const list = new LiveRecorder<Project>(alice.client, dashboardQuery('all', alice.user.uid, 50));
-    await list.until(() => true);
+    // Filtered lists are matched from the fields the NOTIFY payload carries, without a read-back.
+    const mine = new LiveRecorder<Project>(alice.client, dashboardQuery('mine', alice.user.uid, 50));
+    const design = new LiveRecorder<Project>(alice.client, dashboardQuery('design', alice.user.uid, 50));
+    await Promise.all([list.until(() => true), mine.until(() => true), design.until(() => true)]);
     const project = await bob.client.projects.create({
       name: 'Cross-instance',
       details: 'made on the second instance',
@@ -51,6 +54,8 @@ describe('two instances on one PostgreSQL database', () => {
       assignedUserIds: [alice.user.uid],
     });
     await list.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'the project on instance one');
+    await mine.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in alice’s own list');
+    await design.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in the design list');
     await bob.client.projects.addComment(project.id, { content: 'hello from two' });
     const page = new LiveRecorder<Project>(alice.client, {
       kind: 'doc',
@@ -60,6 +65,7 @@ describe('two instances on one PostgreSQL database', () => {
     await page.until((docs) => docs[0]?.comments?.length === 1);
     await bob.client.projects.complete(project.id);
     await page.until((docs) => docs.length === 0, 10_000, 'deletion seen on instance one');
+    await mine.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'gone from alice’s list');
   });
 
   it('accepts the id token minted by one instance on the other (shared key)', async () => {

@@ -73,7 +73,13 @@ export class ProjectsService {
       return known;
     });
     this.listCache.invalidate();
-    await changes.publish([{ collection: 'projects', id }]);
+    await changes.publish([
+      {
+        collection: 'projects',
+        id,
+        after: { category: input.category, assignedUserIds: input.assignedUserIds },
+      },
+    ]);
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
@@ -99,7 +105,7 @@ export class ProjectsService {
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
     await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
     this.listCache.invalidate();
-    await changes.publish([{ collection: 'projects', id }]);
+    await changes.publish([{ collection: 'projects', id, after: null }]);
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
