@@ -14,7 +14,8 @@ const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLen
 
 export const LiveWhereSchema = z.object({
   field: boundedString(64),
-  op: z.enum(['==', 'array-contains']),
+  /** `contains-text`: the field's text contains the value, ignoring case and accents (users' names). */
+  op: z.enum(['==', 'array-contains', 'contains-text']),
   value: z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean()]),
 });
 export type LiveWhere = z.infer<typeof LiveWhereSchema>;

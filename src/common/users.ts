@@ -9,4 +9,14 @@ export const UserProfileSchema = z.object({
 });
 export type UserProfile = z.infer<typeof UserProfileSchema>;
 
+/**
+ * What a display name is searched by: case and accents ignored ("jose" finds "José"). The server stores
+ * it beside the name and the live service matches changes with it, so both agree.
+ */
+export const nameSearchKey = (text: string): string =>
+  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** How many users one "Assign to" search shows; typing narrows it on the server. */
+export const USER_SEARCH_LIMIT = 50;
+
 export const UserListSchema = z.object({ users: z.array(UserProfileSchema) });

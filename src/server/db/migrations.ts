@@ -1,4 +1,5 @@
 import { sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { nameSearchKey } from '../../common';
 import type { DialectName } from './database';
 
 /**
@@ -174,6 +175,24 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         // collation already is; PostgreSQL's depends on the cluster's locale unless the column says "C".
         if (dialect === 'postgres') {
           await sql`alter table storage_objects alter column name type text collate "C"`.execute(db);
+        }
+      },
+    },
+    '0004_user_search': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('users')
+          .addColumn('search_name', 'text', (column) => column.notNull().defaultTo(''))
+          .execute();
+        // The key is computed in JS (Unicode normalization), so existing rows are filled in from here.
+        const users = await sql<{
+          id: string;
+          display_name: string;
+        }>`select id, display_name from users`.execute(db);
+        for (const user of users.rows) {
+          await sql`update users set search_name = ${nameSearchKey(user.display_name)} where id = ${user.id}`.execute(
+            db,
+          );
         }
       },
     },

@@ -11,6 +11,8 @@ export interface UsersTable {
   email_key: string;
   password_hash: string;
   display_name: string;
+  /** `nameSearchKey(display_name)`: what "Assign to" searches. */
+  search_name: string;
   photo_url: string;
   online: number;
   created_at: string;

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import {
   LiveClientMessageSchema,
   messages,
+  nameSearchKey,
   type LiveChange,
   type LiveCollection,
   type LiveDoc,
@@ -87,7 +88,16 @@ const changesMessage = (id: string, changesJson: string): string =>
 function matchesWhere(doc: LiveDoc | FilterableFields, where: LiveWhere[] | undefined): boolean {
   return (where ?? []).every((clause) => {
     const value = doc[clause.field];
-    return clause.op === '==' ? value === clause.value : Array.isArray(value) && value.includes(clause.value);
+    switch (clause.op) {
+      case '==':
+        return value === clause.value;
+      case 'array-contains':
+        return Array.isArray(value) && value.includes(clause.value);
+      case 'contains-text':
+        return (
+          typeof value === 'string' && nameSearchKey(value).includes(nameSearchKey(String(clause.value)))
+        );
+    }
   });
 }
 

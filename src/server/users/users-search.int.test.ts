@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as delay } from 'node:timers/promises';
+import { messages, type LiveTarget, type UserProfile } from '../../common';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/helpers/clients';
+
+let server: TestServer;
+let viewer: SignedInClient;
+// One run of this file signs up these names; a random tag keeps them apart from other files' users.
+const tag = Math.random().toString(36).slice(2, 7);
+const names = {
+  jose: `José Núñez ${tag}`,
+  joseph: `Joseph ${tag}`,
+  percent: `50%_off ${tag}`,
+  plain: `50 off ${tag}`,
+};
+
+const search = (text: string, limit = 50): LiveTarget => ({
+  kind: 'query',
+  collection: 'users',
+  where: [{ field: 'displayName', op: 'contains-text', value: text }],
+  orderBy: { field: 'displayName', direction: 'asc' },
+  limit,
+});
+
+const namesIn = (docs: UserProfile[]) => docs.map((user) => user.displayName);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  viewer = await signUpClient(server.url, `viewer ${tag}`);
+  for (const name of Object.values(names)) await signUpClient(server.url, name);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('searching users by name (Assign to)', () => {
+  it('matches anywhere in the name, ignoring case and accents', async () => {
+    const jose = new LiveRecorder<UserProfile>(viewer.client, search(`JOSE`));
+    const docs = await jose.until(() => true);
+    expect(namesIn(docs)).toEqual(expect.arrayContaining([names.jose, names.joseph]));
+    expect(namesIn(docs).every((name) => /jos[eé]/i.test(name))).toBe(true);
+
+    const surname = new LiveRecorder<UserProfile>(viewer.client, search(`nunez ${tag}`));
+    expect(namesIn(await surname.until(() => true))).toEqual([names.jose]);
+    [jose, surname].forEach((recorder) => recorder.unsubscribe());
+  });
+
+  it('takes % and _ literally', async () => {
+    const percent = new LiveRecorder<UserProfile>(viewer.client, search('50%_off'));
+    expect(namesIn(await percent.until(() => true))).toEqual([names.percent]);
+    percent.unsubscribe();
+  });
+
+  it('pages the result on the server', async () => {
+    const everyone = new LiveRecorder<UserProfile>(viewer.client, search(tag, 2));
+    const docs = await everyone.until(() => true);
+    expect(docs).toHaveLength(2);
+    expect(namesIn(docs)).toEqual([...namesIn(docs)].sort());
+    everyone.unsubscribe();
+  });
+
+  it('adds a user who signs up later to the searches that match, and only those', async () => {
+    const jose = new LiveRecorder<UserProfile>(viewer.client, search(`jose`));
+    const other = new LiveRecorder<UserProfile>(viewer.client, search(`nobody-${tag}`));
+    await Promise.all([jose.until(() => true), other.until(() => true)]);
+    const josefina = await signUpClient(server.url, `Josefina ${tag}`);
+    await jose.until((docs) => docs.some((user) => user.id === josefina.user.uid), 10_000, 'Josefina found');
+    expect(other.docs).toEqual([]);
+    expect(other.history).toHaveLength(1);
+    [jose, other].forEach((recorder) => recorder.unsubscribe());
+  });
+
+  it('refuses a text search on any other field', async () => {
+    const wrong = new LiveRecorder<UserProfile>(viewer.client, {
+      kind: 'query',
+      collection: 'users',
+      where: [{ field: 'id', op: 'contains-text', value: 'a' }],
+    });
+    for (let waited = 0; waited < 5000 && !wrong.error; waited += 20) await delay(20);
+    expect(wrong.error?.message).toBe(messages.badRequest);
+    expect(wrong.docs).toBeUndefined();
+  });
+});
