@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { dashboardQuery, type DashboardFilter } from '../src/common';
+import {
+  dashboardQuery,
+  USER_SEARCH_LIMIT,
+  USERS_PAGE_SIZE,
+  usersPanelQuery,
+  type DashboardFilter,
+  type LiveTarget,
+} from '../src/common';
 import { httpRequest, logIn, openLive, type Session } from './lib/clients';
 import { DEFAULT_SEED_PASSWORD, seed } from './lib/seeder';
 import { startServer } from './lib/server-process';
@@ -12,22 +19,74 @@ const REPS = 9;
 const WARM_UP = 5;
 const FILTERS: DashboardFilter[] = ['all', 'mine', 'design'];
 
-/** Socket open (cookie auth) → subscribe to the first page (50) → snapshot received. */
-async function firstPage(baseUrl: string, session: Session, filter: DashboardFilter): Promise<number> {
+/** Socket open (cookie auth) → subscribe → snapshot received. */
+async function firstResult(baseUrl: string, session: Session, target: LiveTarget): Promise<number> {
   const started = performance.now();
   const live = await openLive(baseUrl, session);
   try {
-    const snapshot = await live.subscribe('1', dashboardQuery(filter, session.uid, 50));
-    if (snapshot.docs === 0) throw new Error(`empty first page for ${filter}`);
+    const snapshot = await live.subscribe('1', target);
+    if (snapshot.docs === 0) throw new Error(`empty first result for ${JSON.stringify(target)}`);
     return performance.now() - started;
   } finally {
     live.close();
   }
 }
 
+const firstPage = (baseUrl: string, session: Session, filter: DashboardFilter): Promise<number> =>
+  firstResult(baseUrl, session, dashboardQuery(filter, session.uid, 50));
+
+/** The users panel's first page, and an "Assign to" search for a surname (≈ 1 in 30 users has it). */
+const USER_TARGETS: Record<'panel' | 'search', LiveTarget> = {
+  panel: usersPanelQuery(USERS_PAGE_SIZE),
+  search: {
+    kind: 'query',
+    collection: 'users',
+    where: [{ field: 'displayName', op: 'contains-text', value: 'garcia' }],
+    orderBy: { field: 'displayName', direction: 'asc' },
+    limit: USER_SEARCH_LIMIT,
+  },
+};
+
+/** The users panel (and the "Assign to" search) as the team grows: one data dir, growing user counts. */
+async function usersCurve(
+  context: Parameters<Benchmark['run']>[0],
+  sizes: number[],
+): Promise<{ times: Map<string, number[]>; cold: number[]; seedSeconds: number[] }> {
+  const dataDir = path.join(context.tmpDir, 'users');
+  const times = new Map<string, number[]>();
+  const cold: number[] = [];
+  const seedSeconds: number[] = [];
+  for (const size of sizes) {
+    context.log(`signing up users up to ${size.toLocaleString('en-US')}`);
+    // The seeder reuses the accounts an earlier step made, so each step adds the difference.
+    const result = await seed({ dataDir, users: size, projects: 0, comments: 0, seed: size });
+    seedSeconds.push(result.timings.usersMs / 1000);
+    spawnSync('sync');
+    const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+    try {
+      const session = await logIn(server.url, 'seed.user0@example.com', DEFAULT_SEED_PASSWORD);
+      cold.push(await firstResult(server.url, session, USER_TARGETS.panel));
+      for (const target of Object.values(USER_TARGETS))
+        for (let rep = 0; rep < WARM_UP; rep += 1) await firstResult(server.url, session, target);
+      for (const [key, target] of Object.entries(USER_TARGETS)) {
+        const samples: number[] = [];
+        for (let rep = 0; rep < REPS; rep += 1) samples.push(await firstResult(server.url, session, target));
+        times.set(`${key}.${size}`, samples);
+      }
+      context.log(
+        `${size} users: panel ${fmt(median(times.get(`panel.${size}`) ?? []))} ms, ` +
+          `search ${fmt(median(times.get(`search.${size}`) ?? []))} ms`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  return { times, cold, seedSeconds };
+}
+
 export const scale: Benchmark = {
   id: 'scale',
-  title: 'Scale curve: time to the first dashboard page',
+  title: 'Scale curve: time to the first dashboard page and the first users-panel page',
   async run(context) {
     const sizes = context.quick ? [1000, 10_000] : [1000, 10_000, 100_000];
     const dataDir = path.join(context.tmpDir, 'data');
@@ -75,6 +134,9 @@ export const scale: Benchmark = {
         await server.stop();
       }
     }
+    const userSizes = context.quick ? [100, 1000] : [100, 1000, 10_000];
+    const users = await usersCurve(context, userSizes);
+
     const smallest = sizes[0] ?? 0;
     const largest = sizes[sizes.length - 1] ?? 0;
     const base = times.get(`all.${smallest}`) ?? [];
@@ -107,6 +169,43 @@ export const scale: Benchmark = {
         );
       }
     }
+    const fewestUsers = userSizes[0] ?? 0;
+    const mostUsers = userSizes[userSizes.length - 1] ?? 0;
+    const panelBase = users.times.get(`panel.${fewestUsers}`) ?? [];
+    figures.push(
+      figure(
+        'scale.users.ratio',
+        `users panel first page at ${mostUsers.toLocaleString('en-US')} users / at ${fewestUsers}`,
+        '×',
+        (users.times.get(`panel.${mostUsers}`) ?? []).map(
+          (value, index) => value / (panelBase[index] ?? NaN),
+        ),
+        2,
+      ),
+    );
+    const userLabels = { panel: 'users panel, first page', search: '“Assign to” search “garcia”' };
+    for (const key of ['panel', 'search'] as const) {
+      for (const size of userSizes) {
+        figures.push(
+          figure(
+            `scale.users.${key}.${size}`,
+            `${userLabels[key]} @ ${size.toLocaleString('en-US')} users`,
+            'ms',
+            users.times.get(`${key}.${size}`) ?? [],
+          ),
+        );
+      }
+    }
+    figures.push(
+      ...userSizes.map((size, index) =>
+        figure(
+          `scale.users.cold.${size}`,
+          `users panel right after server start @ ${size.toLocaleString('en-US')} users`,
+          'ms',
+          [users.cold[index] ?? NaN],
+        ),
+      ),
+    );
     figures.push(
       ...sizes.map((size, index) =>
         figure(
@@ -129,6 +228,12 @@ export const scale: Benchmark = {
           'warm-up pages each; the very first page right after start is reported apart. Also the same page over HTTP.',
         `Seeding the projects took ${seedSeconds.map((seconds) => `${fmt(seconds)} s`).join(', ')} ` +
           '(batched service calls, see bench/lib/batching.ts).',
+        `Users panel: a second data dir grows to ${userSizes.map((size) => size.toLocaleString('en-US')).join(' → ')} ` +
+          'users (signups through `AuthService.signUp`, each with its PNG thumbnail; one scrypt hash shared by ' +
+          `the seeded accounts, took ${users.seedSeconds.map((seconds) => `${fmt(seconds)} s`).join(', ')}). ` +
+          `At each size, the same socket-to-snapshot time for the panel’s first page (${USERS_PAGE_SIZE} users by ` +
+          `name, limit ${USERS_PAGE_SIZE + 1}) and for an “Assign to” search (names containing “garcia”, accents ` +
+          `ignored, limit ${USER_SEARCH_LIMIT}), ${REPS} samples each after ${WARM_UP} warm-ups.`,
       ],
       figures,
     };

@@ -53,6 +53,11 @@ export const GAPS: Record<string, string> = {
     'the same time as at 1k (open 1.7 vs 2.4 ms, subscribe → snapshot 2.8 vs 3.0 ms); the query is an ' +
     'index range scan on `projects_created` (0.5 ms at 100k). A miss here is disk write-back or other ' +
     'load during the 100k measurement.',
+  'scale-users':
+    'Not analysed yet. The panel’s page is a range read of the `users_display_name` index (display_name, ' +
+    'id), so its cost should not depend on the team’s size; a miss points at the snapshot path or at other ' +
+    'load during the largest step. (The “Assign to” search row, by contrast, must scan `search_name`: no ' +
+    'index serves a contains-match; it is shown for context and has no budget line.)',
   'web-js':
     'The entry chunk alone is ≈ 97 kB gzip; the dashboard route adds its own chunks. Look at the largest ' +
     'modules of the entry chunk first (`vite build` with a bundle visualizer).',

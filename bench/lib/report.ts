@@ -89,6 +89,15 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'scale-users',
+    what: 'Users panel first page, 10,000 vs 100 users',
+    target: '≤ 2×',
+    figures: ['scale.users.ratio', 'scale.users.panel.100', 'scale.users.panel.10000'],
+    measured: ([ratio, small, large]) => `${fmt(ratio, 2)} × (${fmt(small)} ms → ${fmt(large)} ms)`,
+    met: ([ratio]) => (ratio ?? Infinity) <= 2,
+    peer: '—',
+  },
+  {
     id: 'web-js',
     what: 'First-visit JavaScript (gzip)',
     target: '≤ 100 kB',

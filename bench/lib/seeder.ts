@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Fastify from 'fastify';
 import { AuthService } from '../../src/server/auth/auth-service';
+import { hashPassword } from '../../src/server/auth/passwords';
 import { IdTokens } from '../../src/server/auth/id-tokens';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
@@ -105,7 +106,23 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       graceMs: config.presenceGraceMs,
       log: logger,
     });
-    const auth = new AuthService({ db, storage, idTokens, changes: bus, presence, log: logger });
+    // One scrypt hash per distinct password (all seeded accounts share one): a real, salted hash that logs
+    // in as usual, without 30 ms of CPU per account at 10,000 users.
+    const hashes = new Map<string, Promise<string>>();
+    const hashOnce = (plain: string): Promise<string> => {
+      let hash = hashes.get(plain);
+      if (!hash) hashes.set(plain, (hash = hashPassword(plain)));
+      return hash;
+    };
+    const auth = new AuthService({
+      db,
+      storage,
+      idTokens,
+      changes: bus,
+      presence,
+      log: logger,
+      hashPassword: hashOnce,
+    });
     batching = batchSize > 1 ? openBatchingDatabase(config) : undefined;
     const projects = new ProjectsService({ db: batching?.db ?? db, changes: bus });
     /** Runs `count` service calls, committing every `batchSize` of them together. */

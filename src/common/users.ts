@@ -16,6 +16,18 @@ export type UserProfile = z.infer<typeof UserProfileSchema>;
 export const nameSearchKey = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
+/** Users the panel shows per page ("Show more" adds as many). */
+export const USERS_PAGE_SIZE = 50;
+
+/** The users panel's live query: by display name, one more than shown to know whether there are more. */
+export const usersPanelQuery = (shown: number) =>
+  ({
+    kind: 'query',
+    collection: 'users',
+    orderBy: { field: 'displayName', direction: 'asc' },
+    limit: shown + 1,
+  }) as const;
+
 /** How many users one "Assign to" search shows; typing narrows it on the server. */
 export const USER_SEARCH_LIMIT = 50;
 

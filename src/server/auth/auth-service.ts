@@ -47,6 +47,8 @@ interface Deps {
   idTokens: IdTokens;
   changes: ChangeBus;
   log: FastifyBaseLogger;
+  /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 export class AuthService {
@@ -72,7 +74,7 @@ export class AuthService {
     const { db, storage } = this.deps;
     if (await findUserByEmailKey(db, emailKey)) throw emailInUse();
 
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await (this.deps.hashPassword ?? hashPassword)(password);
     const uid = newId();
     const sessionToken = newSecretToken();
     const contentType =

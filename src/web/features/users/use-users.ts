@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import type { UserProfile } from '../../../common';
+import { USERS_PAGE_SIZE, usersPanelQuery, type UserProfile } from '../../../common';
 import { useLiveQuery } from '../../app/use-live-query';
-
-export const USERS_PAGE_SIZE = 50;
 
 /**
  * User profiles by display name, live (presence included), one page at a time: opening the panel costs
@@ -10,13 +8,8 @@ export const USERS_PAGE_SIZE = 50;
  */
 export function useUsers() {
   const [limit, setLimit] = useState(USERS_PAGE_SIZE);
-  const state = useLiveQuery<UserProfile>({
-    kind: 'query',
-    collection: 'users',
-    orderBy: { field: 'displayName', direction: 'asc' },
-    // One more than shown tells whether there are more users, without a count query.
-    limit: limit + 1,
-  });
+  // One more than shown tells whether there are more users, without a count query.
+  const state = useLiveQuery<UserProfile>(usersPanelQuery(limit));
   // While a longer page loads, keep showing what we have instead of flashing the loading text.
   const [previous, setPrevious] = useState<UserProfile[] | null>(null);
   if (state.docs && state.docs !== previous) setPrevious(state.docs);
