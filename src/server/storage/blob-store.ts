@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -59,6 +59,7 @@ export class LocalDiskBlobStore implements BlobStore {
   private readonly blobsDir: string;
   private readonly tempDir: string;
   private readonly partsDir: string;
+  private readonly partHashes = new PartHashes();
 
   constructor(root: string) {
     this.blobsDir = path.join(root, 'blobs');
@@ -126,25 +127,28 @@ export class LocalDiskBlobStore implements BlobStore {
   }
 
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
+    // Taken out for the whole write and put back only once it is durable: a write that fails in any way
+    // leaves no hash state behind, and commitPart re-reads the file instead.
+    const tracked = this.partHashes.take(uploadId);
     const handle = await fsp.open(this.partOf(uploadId), 'r+');
-    let written = 0;
-    let error: unknown;
     try {
+      const hash = await hashOfFirst(position, handle, tracked);
       await handle.truncate(position);
-      try {
-        for await (const batch of coalesce(source)) {
-          await writeFully(handle, batch, position + written);
-          written += batch.byteLength;
-        }
-      } catch (sourceError) {
-        error = sourceError;
-      }
+      const result = await writeBatches(handle, position, source, hash);
       // Data (not metadata timestamps) must be durable before the bytes are counted as received.
       await handle.datasync();
+      if (hash && result.hashed) {
+        const stat = await handle.stat({ bigint: true });
+        if (Number(stat.size) === position + result.written) {
+          this.partHashes.set(uploadId, { offset: position + result.written, hash, file: fileStateOf(stat) });
+        }
+      }
+      return result.error === undefined
+        ? { written: result.written }
+        : { written: result.written, error: result.error };
     } finally {
       await handle.close();
     }
-    return error === undefined ? { written } : { written, error };
   }
 
   async readPartHead(uploadId: string, length: number): Promise<Buffer> {
@@ -160,32 +164,37 @@ export class LocalDiskBlobStore implements BlobStore {
 
   async commitPart(uploadId: string, size: number): Promise<StoredBlob> {
     const part = this.partOf(uploadId);
+    const tracked = this.partHashes.get(uploadId);
+    let md5Base64: string | undefined;
     const handle = await fsp.open(part, 'r+');
     try {
+      const stat = await handle.stat({ bigint: true });
+      // The hash kept while the chunks arrived, if it covers exactly these bytes and nothing wrote to the
+      // file since. A copy is digested, so a finalize that fails later (the quota) can be retried.
+      if (tracked?.offset === size && tracked.file === fileStateOf(stat)) {
+        md5Base64 = tracked.hash.copy().digest('base64');
+      }
       // Anything past `size` was never counted as received (an interrupted chunk): it is not the object's.
-      if ((await handle.stat()).size !== size) {
+      if (Number(stat.size) !== size) {
         await handle.truncate(size);
         await handle.sync();
       }
     } finally {
       await handle.close();
     }
-    const hash = createHash('md5');
-    if (size > 0) {
-      for await (const chunk of fs.createReadStream(part, { start: 0, end: size - 1 })) {
-        hash.update(chunk as Buffer);
-      }
-    }
+    // No usable hash (after a restart, a chunk refused or cut short, a write by another instance): re-read.
+    md5Base64 ??= await md5OfFile(part, size);
     const key = newBlobKey();
     const final = this.pathOf(key);
     await fsp.mkdir(path.dirname(final), { recursive: true });
     // A hard link makes the blob without copying; the session writes no more once it is final, so the
     // shared bytes never change. Fall back to a copy where links are not supported.
     await fsp.link(part, final).catch(() => fsp.copyFile(part, final));
-    return { key, size, md5Base64: hash.digest('base64') };
+    return { key, size, md5Base64 };
   }
 
   async deletePart(uploadId: string): Promise<void> {
+    this.partHashes.delete(uploadId);
     await fsp.rm(this.partOf(uploadId), { force: true });
   }
 
@@ -205,23 +214,72 @@ const newBlobKey = (): string => randomBytes(16).toString('hex');
 /** Network reads arrive in ~64 KiB pieces; writing them in ~1 MiB batches saves most file-system round trips. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
-async function* coalesce(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+interface BatchesWritten {
+  /** Bytes written, in order from the start position, before the end or the first error. */
+  written: number;
+  error?: unknown;
+  /** The hash took exactly the bytes written (false after a failed write). */
+  hashed: boolean;
+}
+
+/**
+ * Writes the source at `position` in batches, reading the next batch while the previous one is written:
+ * at most one write in flight and one batch filling, so memory stays at about two batches. A source
+ * error ends the reading, but what arrived before it is still written (and counted); a write error ends
+ * both. Resolves only once no write is in flight.
+ */
+async function writeBatches(
+  handle: fsp.FileHandle,
+  position: number,
+  source: AsyncIterable<Uint8Array>,
+  hash: Hash | undefined,
+): Promise<BatchesWritten> {
+  let written = 0;
+  let writeError: unknown;
+  let failed = false;
+  // Never rejects: a failed write is recorded and stops what follows.
+  let inFlight: Promise<void> = Promise.resolve();
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
+
+  const startWrite = async (): Promise<void> => {
+    await inFlight;
+    if (failed) throw writeError;
+    const batch = pending;
+    const batchBytes = pendingBytes;
+    pending = [];
+    pendingBytes = 0;
+    for (const chunk of batch) hash?.update(chunk);
+    inFlight = writeAllOf(handle, batch, position + written).then(
+      () => {
+        written += batchBytes;
+      },
+      (error: unknown) => {
+        failed = true;
+        writeError = error;
+      },
+    );
+  };
+
+  let error: unknown;
   try {
     for await (const chunk of source) {
+      if (chunk.byteLength === 0) continue;
       pending.push(chunk);
       pendingBytes += chunk.byteLength;
-      if (pendingBytes >= WRITE_BATCH_BYTES) {
-        yield Buffer.concat(pending, pendingBytes);
-        pending = [];
-        pendingBytes = 0;
-      }
+      if (pendingBytes >= WRITE_BATCH_BYTES) await startWrite();
     }
-  } finally {
-    // Whatever arrived before the source ended or failed is still written (and counted).
-    if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
+  } catch (sourceError) {
+    error = sourceError;
   }
+  try {
+    if (pendingBytes > 0 && !failed) await startWrite();
+  } catch {
+    // The write error is reported below.
+  }
+  await inFlight;
+  if (failed) return { written, error: writeError, hashed: false };
+  return error === undefined ? { written, hashed: true } : { written, error, hashed: true };
 }
 
 async function writeFully(handle: fsp.FileHandle, chunk: Uint8Array, position: number): Promise<void> {
@@ -229,5 +287,102 @@ async function writeFully(handle: fsp.FileHandle, chunk: Uint8Array, position: n
   while (offset < chunk.byteLength) {
     const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset, position + offset);
     offset += bytesWritten;
+  }
+}
+
+/**
+ * One gathered write (writev) per batch rather than concatenating the pieces first: that copy doubled the
+ * memory allocated per upload, and the garbage collection with it.
+ */
+async function writeAllOf(handle: fsp.FileHandle, chunks: Uint8Array[], position: number): Promise<void> {
+  let rest = chunks;
+  let at = position;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest, at);
+    at += bytesWritten;
+    rest = withoutFirstBytes(rest, bytesWritten);
+  }
+}
+
+function withoutFirstBytes(chunks: Uint8Array[], count: number): Uint8Array[] {
+  const rest: Uint8Array[] = [];
+  let skip = count;
+  for (const chunk of chunks) {
+    if (skip >= chunk.byteLength) {
+      skip -= chunk.byteLength;
+      continue;
+    }
+    rest.push(skip > 0 ? chunk.subarray(skip) : chunk);
+    skip = 0;
+  }
+  return rest;
+}
+
+async function md5OfFile(file: string, size: number): Promise<string> {
+  const hash = createHash('md5');
+  if (size > 0) {
+    for await (const chunk of fs.createReadStream(file, { start: 0, end: size - 1 })) {
+      hash.update(chunk as Buffer);
+    }
+  }
+  return hash.digest('base64');
+}
+
+/**
+ * What identifies a file's bytes without reading them: a write or truncate changes its size or mtime. A
+ * hard link changes only ctime, so the blob made at finalize does not make the state stale.
+ */
+const fileStateOf = (stat: fs.BigIntStats): string => `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+
+/** The hash of a part's first `position` bytes, when it can be had without reading them. */
+async function hashOfFirst(
+  position: number,
+  handle: fsp.FileHandle,
+  tracked: PartHash | undefined,
+): Promise<Hash | undefined> {
+  if (position === 0) return createHash('md5');
+  if (tracked?.offset !== position) return undefined;
+  return tracked.file === fileStateOf(await handle.stat({ bigint: true })) ? tracked.hash : undefined;
+}
+
+/** MD5 state of the first `offset` bytes of a part, as this instance wrote them. */
+interface PartHash {
+  offset: number;
+  hash: Hash;
+  /** `fileStateOf` the part right after those bytes were synced. */
+  file: string;
+}
+
+const MAX_TRACKED_PARTS = 1000;
+
+/**
+ * The hash states of the parts this instance is writing, so finalize need not read the bytes again. At
+ * most MAX_TRACKED_PARTS, least recently written dropped first: a dropped or missing state (a restart, a
+ * session continued on another instance) costs one re-read at finalize, never a wrong hash.
+ */
+class PartHashes {
+  private readonly states = new Map<string, PartHash>();
+
+  get(uploadId: string): PartHash | undefined {
+    return this.states.get(uploadId);
+  }
+
+  take(uploadId: string): PartHash | undefined {
+    const state = this.states.get(uploadId);
+    this.states.delete(uploadId);
+    return state;
+  }
+
+  set(uploadId: string, state: PartHash): void {
+    this.states.delete(uploadId);
+    this.states.set(uploadId, state);
+    if (this.states.size > MAX_TRACKED_PARTS) {
+      const oldest = this.states.keys().next();
+      if (!oldest.done) this.states.delete(oldest.value);
+    }
+  }
+
+  delete(uploadId: string): void {
+    this.states.delete(uploadId);
   }
 }

@@ -260,6 +260,7 @@ describe('resumable upload', () => {
       bytes.subarray(500_000),
     );
     expect(last.status).toBe(200);
+    expect(((await last.json()) as { md5Hash: string }).md5Hash).toBe(md5Base64(bytes));
     expect(sha256(await download(name, alice))).toBe(sha256(bytes));
   });
 
@@ -307,6 +308,50 @@ describe('resumable upload', () => {
       bytes.subarray(received),
     );
     expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { md5Hash: string }).md5Hash).toBe(md5Base64(bytes));
+    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+  });
+
+  it('keeps md5Hash right after a refused chunk left uncounted bytes in the part', async () => {
+    const name = `files/${alice.uid}/refused-then-resumed.bin`;
+    const bytes = testBytes(300_000, 11);
+    const uploadUrl = onCurrentServer(
+      await startSession(server.url, name, bytes.length, { headers: alice.auth }),
+    );
+    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 100_000));
+    // Other bytes, more than declared, in pieces that arrive apart: the first ones are written to the
+    // part before the limit refuses the chunk, and stay there uncounted.
+    const wrong = testBytes(250_000, 12);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        if (sent >= wrong.length) return stream.close();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        stream.enqueue(wrong.subarray(sent, sent + 50_000));
+        sent += 50_000;
+      },
+    });
+    const refused = await fetch(uploadUrl, {
+      method: 'POST',
+      headers: { ...alice.auth, 'X-Goog-Upload-Command': 'upload', 'X-Goog-Upload-Offset': '100000' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(refused.status).toBe(400);
+    const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
+    const part = path.join(server.dataDir, 'storage', 'uploads', `${uploadId}.part`);
+    expect(fs.statSync(part).size).toBeGreaterThan(100_000);
+    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('100000');
+    const rest = await uploadCommand(
+      uploadUrl,
+      alice.auth,
+      'upload, finalize',
+      100_000,
+      bytes.subarray(100_000),
+    );
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { md5Hash: string }).md5Hash).toBe(md5Base64(bytes));
     expect(sha256(await download(name, alice))).toBe(sha256(bytes));
   });
 });
