@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../src/server/db/schema';
+import { withStatementCache } from '../../src/server/db/statement-cache';
 
 /**
  * A second handle on the same database whose *transactions are savepoints*, for bulk seeding through
@@ -95,22 +96,8 @@ export function openBatchingDatabase(options: {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    // Statements are prepared once and reused (Kysely's SqliteDriver prepares every query anew).
-    const statements = new Map<string, SqliteDatabase.Statement>();
-    inner = new SqliteDialect({
-      database: {
-        close: () => void sqlite.close(),
-        prepare: (text: string) => {
-          let statement = statements.get(text);
-          if (!statement) {
-            if (statements.size >= 1000) statements.clear();
-            statement = sqlite.prepare(text);
-            statements.set(text, statement);
-          }
-          return statement;
-        },
-      },
-    });
+    // Statements are prepared once and reused, as on the server's handle.
+    inner = new SqliteDialect({ database: withStatementCache(sqlite) });
   }
   const db = new Kysely<Database>({ dialect: savepointDialect(inner) });
   return {

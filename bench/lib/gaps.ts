@@ -5,15 +5,15 @@
  */
 export const GAPS: Record<string, string> = {
   list:
-    'The body now comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
+    'The body comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
     'its CPU per request (table below) is ≈ 0.8–1.2 ms against ≈ 0.3–0.5 ms for the bare server. The ' +
-    'difference is the authenticated request path: the session lookup (`findLiveSession`, whose SQL ' +
-    'better-sqlite3 prepares anew on every call, see create latency), Fastify’s hook chain, and ' +
-    '@fastify/helmet building a helmet middleware for every request (`buildHelmetOnRoutes`). The ' +
-    'throughput ratio is client-bound and noisy: autocannon, the server and the baseline share 2 cores, ' +
-    'and single runs range from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that ' +
-    'still help: a prepared-statement cache; a weak ETag so polling clients get 304 without the 1.1 MB; ' +
-    'set security headers once per route instead of per request.',
+    'difference is the authenticated request path: the session lookup (`findLiveSession`; its statement ' +
+    'is now prepared once, src/server/db/statement-cache.ts), Fastify’s hook chain, and @fastify/helmet ' +
+    'building a helmet middleware for every request (`buildHelmetOnRoutes`). The throughput ratio is ' +
+    'client-bound and noisy: autocannon, the server and the baseline share 2 cores, and single runs range ' +
+    'from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that still help: a weak ETag ' +
+    'so polling clients get 304 without the 1.1 MB; set security headers once per route instead of per ' +
+    'request.',
   'fanout-sqlite':
     '`LiveHub.flush` now diffs and serializes once per group (`diffOf` ≈ 14 % of `flush` in a profile); ' +
     'what is left is one `writev` per socket through `ws` — 64 % of `flush`, ≈ 17 µs per socket on this ' +
@@ -36,17 +36,19 @@ export const GAPS: Record<string, string> = {
     'per socket grew in `LiveHub`: compare the JS heap row with an older report.',
   'memory-10k': 'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000.',
   create:
-    'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.5–2.5 ms. The p99 comes from ' +
-    'stalls: (1) SQLite WAL auto-checkpoints run inside whichever commit crosses 1,000 WAL pages and ' +
-    'fsync on the event loop (better-sqlite3 is synchronous): 1,500 creates in process have p99 7.8 ms ' +
-    'with the default `wal_autocheckpoint` and 2.8 ms with it off; (2) young-generation GC: ≈ 130 KB ' +
-    'allocated per create gives a 5–6 ms scavenge every ≈ 100 creates; (3) on a shared 2-core machine, ' +
-    'scheduling. Fix, in `openSqlite` (src/server/db/database.ts): `wal_autocheckpoint = 0` and a ' +
-    '`PRAGMA wal_checkpoint(PASSIVE)` every second from a worker thread with its own connection (a ' +
-    'passive checkpoint by another connection does not block writers); and a prepared-statement cache: ' +
-    'Kysely’s `SqliteDriver` calls `db.prepare(sql)` for every query (≈ 45 % of driver time in a create ' +
-    'profile) — pass `SqliteDialect` a wrapper whose `prepare` memoizes by SQL text, bounded ' +
-    '(bench/lib/batching.ts does this; it made seeding 1.8× faster).',
+    'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.3–2 ms. WAL checkpoints no ' +
+    'longer run inside a request (a worker thread with its own connection runs ' +
+    '`PRAGMA wal_checkpoint(PASSIVE)` every second: src/server/db/wal-checkpointer.ts) and Kysely’s ' +
+    'statements are prepared once per SQL text (src/server/db/statement-cache.ts). In an interleaved A/B ' +
+    'of the compiled server before and after (3 × 400 creates each, machine shared with other work), p50 ' +
+    'went 1.86 → 1.38 ms and p99 9.7 → 6.3 ms. What is left of the p99: (1) young-generation GC: with ' +
+    '`--trace-gc` the server runs a 3.5–9 ms scavenge every ≈ 350 ms of creating (every ≈ 150–200 ' +
+    'creates), so a 200-create run meets one or two; the levers are less allocation per create (Fastify, ' +
+    'JSON, Kysely building and compiling every query anew) or a larger young generation ' +
+    '(`--max-semi-space-size`, fewer scavenges); (2) scheduling on a shared 2-core machine: compare the ' +
+    'per-run values, a run far above the others is one where other work had the cores; (3) not met in ' +
+    'this benchmark: under writes with no pause of a few ms the WAL cannot start over, and the app’s ' +
+    'connection then checkpoints by itself at 10,000 WAL pages (≈ 40 MiB), one stall per ≈ 40 MiB written.',
   comments: 'Not analysed: met in every analysed run.',
   scale:
     'Not analysed as a product problem: in a focused run on the same 100k data dir the first page took ' +

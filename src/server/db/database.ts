@@ -5,6 +5,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrationProviderFor } from './migrations';
+import { withStatementCache } from './statement-cache';
+import { startWalCheckpointer } from './wal-checkpointer';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -18,14 +20,29 @@ export interface DatabaseHandle {
 
 const PG_INT8_OID = 20;
 
+/** Where the database reports trouble it recovers from by itself (pino's signature). */
+export interface DatabaseLog {
+  warn(details: object, message: string): void;
+}
+
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Defaults to stderr: the database opens before the server's logger exists. */
+  log?: DatabaseLog;
 }
 
+const stderrLog: DatabaseLog = {
+  warn: (details, message) => console.warn(message, details),
+};
+
 /** Opens the database (SQLite file by default, PostgreSQL with a URL) and runs every pending migration. */
-export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir);
+export async function openDatabase({
+  dataDir,
+  databaseUrl,
+  log = stderrLog,
+}: DatabaseOptions): Promise<DatabaseHandle> {
+  const handle = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir, log);
   try {
     await migrate(handle.db, handle.dialect);
   } catch (error) {
@@ -35,16 +52,35 @@ export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): P
   return handle;
 }
 
-function openSqlite(dataDir: string): DatabaseHandle {
+function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(path.join(dataDir, 'dojo.sqlite'));
+  const file = path.join(dataDir, 'dojo.sqlite');
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // NORMAL is durable against application crashes under WAL and much faster than FULL.
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', postgresUrl: undefined, close: () => db.destroy() };
+  const checkpointer = startWalCheckpointer({
+    sqlite,
+    file,
+    onFailure: (error) =>
+      log.warn({ err: error }, 'WAL checkpoints fell back to SQLite’s automatic ones (slower writes)'),
+  });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    postgresUrl: undefined,
+    // The worker goes first: the last connection to close checkpoints and removes the WAL.
+    close: async () => {
+      try {
+        await checkpointer.stop();
+      } finally {
+        await db.destroy();
+      }
+    },
+  };
 }
 
 function openPostgres(url: string): DatabaseHandle {

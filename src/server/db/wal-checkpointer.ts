@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** How often the worker runs a passive checkpoint. */
+export const CHECKPOINT_INTERVAL_MS = 1000;
+
+/**
+ * The app's connection still checkpoints by itself once the WAL holds this many pages (≈ 40 MiB at 4 KiB
+ * pages). A passive checkpoint cannot copy frames committed while it runs, and the WAL only starts over
+ * once every frame is copied; under writes without a pause of a few ms the worker never catches up and
+ * the WAL would grow for ever. This bound makes that one stall per ≈ 40 MiB written instead of one per
+ * ≈ 4 MiB (SQLite's default of 1,000 pages).
+ */
+export const BACKSTOP_AUTOCHECKPOINT_PAGES = 10_000;
+
+/** SQLite's own default, restored when the worker is gone. */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/** A stuck checkpoint (a very slow disk) must not hold shutdown for ever. */
+const STOP_TIMEOUT_MS = 5000;
+
+/**
+ * Plain CommonJS run with `eval: true`, so there is no second entry point to resolve: the same string
+ * works from the TypeScript sources (tsx, vitest) and from the esbuild bundle (`npm start`). The main
+ * thread passes the resolved path of better-sqlite3, since an eval'd worker resolves from the cwd.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.betterSqlite3);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), workerData.intervalMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface WalCheckpointerOptions {
+  /** The app's connection to `file`, in WAL mode. */
+  sqlite: BetterSqlite3.Database;
+  file: string;
+  intervalMs?: number;
+  /** Called once if the worker fails; the app's connection has gone back to checkpointing by itself. */
+  onFailure: (error: unknown) => void;
+}
+
+export interface WalCheckpointer {
+  /** Stops the worker and closes its connection; resolves once its thread has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Takes WAL checkpoints off the event loop. better-sqlite3 is synchronous, so SQLite's automatic
+ * checkpoint (copy the WAL into the database file and fsync, run inside whichever commit crosses 1,000
+ * pages) stalled that request and every one queued behind it. Instead a worker thread with its own
+ * connection runs `PRAGMA wal_checkpoint(PASSIVE)` every `intervalMs`: a passive checkpoint by another
+ * connection neither waits for nor blocks the app's reads and writes.
+ */
+export function startWalCheckpointer({
+  sqlite,
+  file,
+  intervalMs = CHECKPOINT_INTERVAL_MS,
+  onFailure,
+}: WalCheckpointerOptions): WalCheckpointer {
+  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    name: 'dojo-wal-checkpointer',
+    workerData: { betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3'), file, intervalMs },
+    // Nothing to inherit: no TypeScript loader (tsx) to boot in a thread that runs plain JS.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
+  });
+  // Like the connection itself, the worker does not keep the process alive; stop() refs it while it ends.
+  worker.unref();
+
+  let stopping = false;
+  let failed = false;
+  const fail = (error: unknown) => {
+    if (stopping || failed) return;
+    failed = true;
+    try {
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    } catch {
+      // The connection is busy streaming a query; the backstop above still bounds the WAL.
+    }
+    onFailure(error);
+  };
+  const exited = new Promise<void>((resolve) => {
+    worker.once('exit', (code) => {
+      fail(new Error(`the WAL checkpoint worker exited with code ${code}`));
+      resolve();
+    });
+  });
+  worker.on('error', fail);
+
+  return {
+    async stop() {
+      if (!stopping) {
+        stopping = true;
+        worker.ref();
+        worker.postMessage('stop');
+      }
+      const timeout = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
