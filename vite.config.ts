@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
@@ -9,10 +11,21 @@ const API_ORIGIN = 'http://127.0.0.1:3000';
 // (CSRF) and the download URLs it derives from the request both see the Vite origin.
 const api: ProxyOptions = { target: API_ORIGIN };
 
-export default defineConfig({
+// react-router's package exports name only its development build, whose dev-only warnings (and the checks
+// behind them) would ship; builds take its production build, identical but for those
+// (https://github.com/remix-run/react-router/issues/12532).
+const reactRouterProduction = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   // Resolved from this file, not the working directory; outDir below is relative to it.
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
   plugins: [react()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
@@ -33,4 +46,4 @@ export default defineConfig({
       '/live': { ...api, ws: true },
     },
   },
-});
+}));

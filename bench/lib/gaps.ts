@@ -61,13 +61,26 @@ export const GAPS: Record<string, string> = {
     'load during the largest step. (The “Assign to” search row, by contrast, must scan `search_name`: no ' +
     'index serves a contains-match; it is shown for context and has no budget line.)',
   'web-js':
-    'The entry chunk alone is ≈ 97 kB gzip; the dashboard route adds its own chunks. Look at the largest ' +
-    'modules of the entry chunk first (`vite build` with a bundle visualizer).',
+    'A dashboard visit loads ≈ 98 kB gzip of JS, the entry chunk ≈ 95 kB of it: React + React DOM ≈ 65 kB, ' +
+    'react-router ≈ 12 kB, zod ≈ 7 kB, the app, SDK and shared rules the rest. The SDK’s storage client is ' +
+    'already out (the app makes its client with `createDojoCoreClient`) and builds take react-router’s ' +
+    'production build (vite.config.ts). The next lever is zod: only forms validate, yet the dashboard ' +
+    'loads it because modules of src/common it imports build schemas at import time beside the rules it ' +
+    'uses — `projects.ts` (`dashboardQuery`, `DASHBOARD_FILTERS`, `formatCalendarDay` next to ' +
+    '`CreateProjectSchema`, whose `.check(…)` calls the bundler must keep), `live-protocol.ts` ' +
+    '(`LIVE_PATH`), `errors.ts` (`ErrorBodySchema`) and `users.ts` (`usersPanelQuery`). A side experiment ' +
+    'moved the first three’s rules into zod-free modules, listed `z` in `treeshake.manualPureFunctions` ' +
+    '(enough for users.ts) and gave zod a chunk of its own (`output.codeSplitting.groups`): ≈ 90 kB for ' +
+    'the same visit.',
   'web-tti':
-    'See the waterfall in the web section: the dashboard’s route chunk is requested only after ' +
-    '`/api/auth/session` answers, and the project list is subscribed only after that chunk has ' +
-    'mounted, ≈ 300 ms after the live socket opened. Preload the dashboard chunk (modulepreload) and ' +
-    'subscribe to the first page as soon as the user is known.',
+    'See the waterfall in the web section. The screen’s chunk is now fetched while `/api/auth/session` is ' +
+    'pending and the app renders once both are in (a `React.lazy` screen suspended, and React then held ' +
+    'it back for up to 300 ms); the first page of projects is subscribed as soon as the user and the ' +
+    'dashboard’s code are known, before the screen renders and before the users panel subscribes. What ' +
+    'is left: evaluating the entry (≈ 80 ms before the session and the chunk are requested; importing the ' +
+    'SDK client and the preload first in main.tsx sends both ≈ 40 ms earlier but cost 0.4 kB of gzip in ' +
+    'a side experiment), the chunk’s round trip when it ends after the session’s, and ≈ 100–140 ms of ' +
+    'React DOM creating the 50 cards and their avatars.',
   storage:
     'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
     '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +

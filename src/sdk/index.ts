@@ -17,38 +17,53 @@ export type WebSocketConstructor = new (
   options?: { headers?: Record<string, string> },
 ) => SocketLike;
 
-export interface DojoClientOptions {
+export interface DojoCoreClientOptions {
   /** Server origin; omit in the browser to use the page's origin. */
   baseUrl?: string;
   /** Defaults to the global WebSocket (browsers). Pass `ws` in Node. */
   WebSocket?: WebSocketConstructor;
+}
+
+export interface DojoClientOptions extends DojoCoreClientOptions {
   /** Storage bucket for `ref(client.storage, path)`; defaults to the server's default, `dojo`. */
   storageBucket?: string;
   /** App Check token provider; its token goes in `X-Firebase-AppCheck` on storage requests. */
   getAppCheckToken?: TokenProvider;
 }
 
-export interface DojoClient {
+/** Auth, projects and live data: everything but the storage service. */
+export interface DojoCoreClient {
   auth: AuthClient;
   projects: ProjectsClient;
   /** Live subscription to a query or a document; returns the unsubscribe function. */
   subscribe<T extends LiveDoc>(target: LiveTarget, observer: LiveObserver<T>): () => void;
   live: LiveClient;
   transport: Transport;
-  /** The storage service: use it with `ref`, `uploadBytesResumable`, … from `src/sdk/storage`. */
-  storage: Storage;
   /** Closes the live connection for good (tests, scripts). */
   close(): void;
 }
 
-export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
+export interface DojoClient extends DojoCoreClient {
+  /** The storage service: use it with `ref`, `uploadBytesResumable`, … from `src/sdk/storage`. */
+  storage: Storage;
+}
+
+/** The server's origin: `baseUrl`, or in a browser without one the page's origin. */
+function originOf(baseUrl: string): string {
+  return baseUrl || (typeof location === 'undefined' ? '' : location.origin);
+}
+
+/**
+ * The client without the storage service, for apps that do not use it (the web app): the storage code
+ * then stays out of their bundle (the first-visit JS budget, docs/benchmarks.md).
+ */
+export function createDojoCoreClient(options: DojoCoreClientOptions = {}): DojoCoreClient {
   const baseUrl = options.baseUrl ?? '';
   const transport = new Transport({ baseUrl });
   const auth = new AuthClient(transport);
   transport.onUnauthenticated = () => auth.handleSessionEnded();
 
-  const origin = baseUrl || (typeof location === 'undefined' ? '' : location.origin);
-  const liveUrl = `${origin.replace(/^http/, 'ws')}${LIVE_PATH}`;
+  const liveUrl = `${originOf(baseUrl).replace(/^http/, 'ws')}${LIVE_PATH}`;
   const SocketConstructor =
     options.WebSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket;
   const createSocket: SocketFactory = (url) => {
@@ -66,14 +81,23 @@ export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
     projects: new ProjectsClient(transport),
     live,
     transport,
+    subscribe: (target, observer) => live.subscribe(target, observer),
+    close: () => live.setEnabled(false),
+  };
+}
+
+/** The whole client: auth, projects, live data and the storage service. */
+export function createDojoClient(options: DojoClientOptions = {}): DojoClient {
+  const client = createDojoCoreClient(options);
+  const { auth } = client;
+  return {
+    ...client,
     storage: createStorage({
-      baseUrl: origin,
+      baseUrl: originOf(options.baseUrl ?? ''),
       bucket: options.storageBucket ?? 'dojo',
       // Signed out means no Authorization header; the server then answers storage/unauthenticated.
       getToken: () => (auth.currentUser ? auth.getIdToken() : null),
       getAppCheckToken: options.getAppCheckToken,
     }),
-    subscribe: (target, observer) => live.subscribe(target, observer),
-    close: () => live.setEnabled(false),
   };
 }

@@ -1,28 +1,82 @@
-import { lazy, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { use, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import { matchPath, Navigate, Route, Routes } from 'react-router';
+import type { AuthUser } from '../../common';
 import { useAuthContext } from '../features/auth/auth-context';
 
-// Each screen is its own chunk, so a first visit to /login does not load the dashboard's code.
-const DashboardPage = lazy(() =>
-  import('../features/dashboard/dashboard-page').then((module) => ({ default: module.DashboardPage })),
-);
-const CreateProjectPage = lazy(() =>
-  import('../features/projects/create-project-page').then((module) => ({
-    default: module.CreateProjectPage,
-  })),
-);
-const ProjectPage = lazy(() =>
-  import('../features/projects/project-page').then((module) => ({ default: module.ProjectPage })),
-);
-const LoginPage = lazy(() =>
-  import('../features/auth/login-page').then((module) => ({ default: module.LoginPage })),
-);
-const SignupPage = lazy(() =>
-  import('../features/auth/signup-page').then((module) => ({ default: module.SignupPage })),
-);
-const NotFoundPage = lazy(() =>
-  import('./not-found-page').then((module) => ({ default: module.NotFoundPage })),
-);
+/** What a screen's chunk provides. */
+export interface ScreenModule {
+  Screen: ComponentType;
+  /** Opens the live subscriptions the screen starts with, before it renders for this user. */
+  preloadData?: (user: AuthUser) => void;
+}
+
+interface LazyScreen {
+  /** Renders the screen; suspends (the layout shows 'Loading...') while its code is on its way. */
+  Component: () => ReactNode;
+  /** Starts fetching the screen's code; the same promise every time. */
+  preload: () => Promise<ScreenModule>;
+}
+
+/**
+ * Each screen is its own chunk, so a first visit to /login does not load the dashboard's code. Unlike
+ * `React.lazy`, a screen whose code has already arrived renders at once: a lazy component always
+ * suspends on its first render, and React then holds the revealed screen back for up to 300 ms after the
+ * 'Loading...' fallback appeared, which delayed the dashboard's first render and its live subscription.
+ */
+function lazyScreen(load: () => Promise<ScreenModule>): LazyScreen {
+  let loading: Promise<ScreenModule> | undefined;
+  // Screens take no props, so one element serves every render.
+  let element: ReactElement | undefined;
+  const preload = () =>
+    (loading ??= load().then((module) => {
+      element = <module.Screen />;
+      return module;
+    }));
+  const Component = () => {
+    // Suspends only while the code is on its way; `element` is set by the time `use` returns.
+    if (!element) use(preload());
+    return element;
+  };
+  return { Component, preload };
+}
+
+const screens = {
+  dashboard: lazyScreen(() =>
+    import('../features/dashboard/dashboard-page').then((module) => ({
+      Screen: module.DashboardPage,
+      preloadData: (user) => module.preloadFirstPage(user.uid),
+    })),
+  ),
+  createProject: lazyScreen(() =>
+    import('../features/projects/create-project-page').then((module) => ({
+      Screen: module.CreateProjectPage,
+    })),
+  ),
+  project: lazyScreen(() =>
+    import('../features/projects/project-page').then((module) => ({ Screen: module.ProjectPage })),
+  ),
+  login: lazyScreen(() =>
+    import('../features/auth/login-page').then((module) => ({ Screen: module.LoginPage })),
+  ),
+  signup: lazyScreen(() =>
+    import('../features/auth/signup-page').then((module) => ({ Screen: module.SignupPage })),
+  ),
+  notFound: lazyScreen(() => import('./not-found-page').then((module) => ({ Screen: module.NotFoundPage }))),
+};
+
+const paths = {
+  dashboard: '/',
+  createProject: '/create',
+  project: '/projects/:id',
+  login: '/login',
+  signup: '/signup',
+} as const;
+
+/** Fetches the code of the screen at `pathname`; resolves once it has arrived. */
+export function preloadScreen(pathname: string): Promise<ScreenModule> {
+  const name = (Object.keys(paths) as (keyof typeof paths)[]).find((key) => matchPath(paths[key], pathname));
+  return screens[name ?? 'notFound'].preload();
+}
 
 /** Signed-in only; everyone else goes to /login (spec §2). */
 function RequireUser({ children }: { children: ReactNode }) {
@@ -33,36 +87,40 @@ function RequireUser({ children }: { children: ReactNode }) {
 /** The route table of spec §2. */
 export function AppRoutes() {
   const { user } = useAuthContext();
+  const { dashboard, createProject, project, login, signup, notFound } = screens;
 
   return (
     <Routes>
       <Route
-        path="/"
+        path={paths.dashboard}
         element={
           <RequireUser>
-            <DashboardPage />
+            <dashboard.Component />
           </RequireUser>
         }
       />
       <Route
-        path="/create"
+        path={paths.createProject}
         element={
           <RequireUser>
-            <CreateProjectPage />
+            <createProject.Component />
           </RequireUser>
         }
       />
       <Route
-        path="/projects/:id"
+        path={paths.project}
         element={
           <RequireUser>
-            <ProjectPage />
+            <project.Component />
           </RequireUser>
         }
       />
-      <Route path="/login" element={user ? <Navigate to="/" replace /> : <LoginPage />} />
-      <Route path="/signup" element={user?.displayName ? <Navigate to="/" replace /> : <SignupPage />} />
-      <Route path="*" element={<NotFoundPage />} />
+      <Route path={paths.login} element={user ? <Navigate to="/" replace /> : <login.Component />} />
+      <Route
+        path={paths.signup}
+        element={user?.displayName ? <Navigate to="/" replace /> : <signup.Component />}
+      />
+      <Route path="*" element={<notFound.Component />} />
     </Routes>
   );
 }

@@ -7,14 +7,34 @@ import '@fontsource/poppins/latin-700.css';
 import './global.css';
 import { AuthContextProvider } from '../features/auth/auth-context';
 import { App } from './app';
+import { preloadScreen } from './app-routes';
+import { dojo } from './dojo-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <AuthContextProvider>
-      <App />
-    </AuthContextProvider>
-  </StrictMode>,
+const root = createRoot(container);
+const render = () =>
+  root.render(
+    <StrictMode>
+      <AuthContextProvider>
+        <App />
+      </AuthContextProvider>
+    </StrictMode>,
+  );
+
+// Nothing is shown before the first auth state is known (spec §2); the SDK client asked for it when it
+// was created. Meanwhile the code of the screen at this address is fetched, and the app renders once it is
+// here too: a screen that suspends on its first render shows 'Loading...', and React then holds the screen
+// back for up to 300 ms. A failed fetch still renders (the screen then fails as a lazy one would).
+const screen = preloadScreen(location.pathname);
+void screen.then(render, render);
+
+// Once the user is known as well, the screen's live data is subscribed before the screen renders.
+void Promise.all([screen, dojo.auth.whenReady()]).then(
+  ([{ preloadData }]) => {
+    const user = dojo.auth.currentUser;
+    if (user) preloadData?.(user);
+  },
+  () => undefined,
 );

@@ -4,11 +4,12 @@ import { useAuthContext } from '../../app/auth';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { FilterBar } from './filter-bar';
 import { ProjectList } from './project-list';
+import { PAGE_SIZE } from './project-list-query';
 import { useProjectList } from './use-project-list';
 import './dashboard.css';
 
-/** Projects per page; 'Show more' raises the live query's limit by this much. */
-const PAGE_SIZE = 50;
+// Called by the app when the dashboard is the screen a visit opens on (app-routes.tsx).
+export { preloadFirstPage } from './project-list-query';
 
 interface View {
   filter: DashboardFilter;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { dashboardQuery, type DashboardFilter, type Project } from '../../../common';
+import type { DashboardFilter, Project } from '../../../common';
 import type { DojoError } from '../../../sdk';
-import { dojo } from '../../app/dojo-client';
+import { subscribeLive } from '../../app/live-preload';
+import { projectListQuery } from './project-list-query';
 
 interface Received {
   /** Which list (filter and user) the result belongs to; a page size change keeps the same list. */
@@ -34,8 +35,8 @@ export function useProjectList(filter: DashboardFilter, uid: string, limit: numb
 
   useEffect(
     () =>
-      // One row more than shown tells whether older projects exist, without a count query.
-      dojo.subscribe<Project>(dashboardQuery(filter, uid, limit + 1), {
+      // The first page may have been subscribed before the dashboard rendered (preloadFirstPage).
+      subscribeLive<Project>(projectListQuery(filter, uid, limit), {
         next: (docs) => setReceived({ listKey, limit, docs, error: null }),
         error: (error) => setReceived({ listKey, limit, docs: null, error }),
       }),
