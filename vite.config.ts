@@ -31,6 +31,17 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     // Never turn assets into data: URIs: the CSP only trusts files served by the app itself.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      // zod builds schemas with calls the bundler cannot prove pure, so a module that builds one keeps
+      // zod in the bundle even when nothing uses that schema (src/common/users.ts: the users panel's
+      // query sits beside `UserProfileSchema`). Every `z.…` call of ours builds a schema and does nothing
+      // else; a call made for its effect, such as `z.config(…)` (we make none), would be dropped.
+      treeshake: { manualPureFunctions: ['z'] },
+      output: {
+        // Only the forms validate: zod is one chunk that the screens with a form load, not the entry.
+        codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ }] },
+      },
+    },
   },
   server: {
     proxy: {

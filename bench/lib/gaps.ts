@@ -61,17 +61,17 @@ export const GAPS: Record<string, string> = {
     'load during the largest step. (The “Assign to” search row, by contrast, must scan `search_name`: no ' +
     'index serves a contains-match; it is shown for context and has no budget line.)',
   'web-js':
-    'A dashboard visit loads ≈ 98 kB gzip of JS, the entry chunk ≈ 95 kB of it: React + React DOM ≈ 65 kB, ' +
-    'react-router ≈ 12 kB, zod ≈ 7 kB, the app, SDK and shared rules the rest. The SDK’s storage client is ' +
-    'already out (the app makes its client with `createDojoCoreClient`) and builds take react-router’s ' +
-    'production build (vite.config.ts). The next lever is zod: only forms validate, yet the dashboard ' +
-    'loads it because modules of src/common it imports build schemas at import time beside the rules it ' +
-    'uses — `projects.ts` (`dashboardQuery`, `DASHBOARD_FILTERS`, `formatCalendarDay` next to ' +
-    '`CreateProjectSchema`, whose `.check(…)` calls the bundler must keep), `live-protocol.ts` ' +
-    '(`LIVE_PATH`), `errors.ts` (`ErrorBodySchema`) and `users.ts` (`usersPanelQuery`). A side experiment ' +
-    'moved the first three’s rules into zod-free modules, listed `z` in `treeshake.manualPureFunctions` ' +
-    '(enough for users.ts) and gave zod a chunk of its own (`output.codeSplitting.groups`): ≈ 90 kB for ' +
-    'the same visit.',
+    'A dashboard visit loads ≈ 90 kB gzip of JS (89.9 kB measured), the entry chunk ≈ 88 kB of it: React + ' +
+    'React DOM ≈ 65 kB, react-router ≈ 12 kB, the app, SDK and shared rules the rest; a visit to /login ' +
+    'loads ≈ 96 kB (95.8 kB), its form’s zod included. The SDK’s storage client is out (the app makes its ' +
+    'client with `createDojoCoreClient`), builds take react-router’s production build, and zod no longer ' +
+    'loads with the dashboard: in src/common the rules the screens use without validating live in zod-free ' +
+    'modules (`projects.ts`, `live-protocol.ts`, `errors.ts`), apart from the schemas built at import time ' +
+    '(`project-schemas.ts`, `live-protocol-schemas.ts`, `error-schemas.ts`); vite.config.ts lists `z` in ' +
+    '`treeshake.manualPureFunctions`, which drops `users.ts`’s unused schemas beside `usersPanelQuery`, and ' +
+    'gives zod a chunk of its own (≈ 6 kB, `output.codeSplitting.groups`) that only the screens with a ' +
+    'form load (login, signup, a project’s page, the create form). What is left is mostly React: /login, ' +
+    'the heavier first visit now, is the one closest to the 100 kB budget.',
   'web-tti':
     'See the waterfall in the web section. The screen’s chunk is now fetched while `/api/auth/session` is ' +
     'pending and the app renders once both are in (a `React.lazy` screen suspended, and React then held ' +

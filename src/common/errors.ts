@@ -1,7 +1,7 @@
-import { z } from 'zod/mini';
 /**
  * One error vocabulary for server and SDK: codes are for programs, messages for humans.
  * The server maps each code to its HTTP status; the SDK turns every non-2xx body back into the code.
+ * No zod here, as the SDK (so every screen) imports this module: the body's schema is in error-schemas.ts.
  */
 export const errorStatus = {
   'invalid-argument': 400,
@@ -33,12 +33,3 @@ export interface ErrorBody {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorStatus, value);
 }
-
-export const ErrorBodySchema = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    fields: z.optional(z.record(z.string(), z.string())),
-    requestId: z.optional(z.string()),
-  }),
-});

@@ -1,49 +1,11 @@
-import { z } from 'zod/mini';
 import type { ErrorCode } from './errors';
 
 /**
  * The live-data protocol over one WebSocket per tab at `/live` (docs/api.md has examples).
- * Client → server messages are validated with these schemas; server → client ones are typed only.
+ * Client → server messages are validated with the schemas in live-protocol-schemas.ts; server → client
+ * ones are typed only. This module has no zod, so the dashboard can import it without loading zod.
  */
 export const LIVE_PATH = '/live';
-
-export const LiveCollectionSchema = z.enum(['users', 'projects']);
-export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
-
-const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
-
-export const LiveWhereSchema = z.object({
-  field: boundedString(64),
-  /** `contains-text`: the field's text contains the value, ignoring case and accents (users' names). */
-  op: z.enum(['==', 'array-contains', 'contains-text']),
-  value: z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean()]),
-});
-export type LiveWhere = z.infer<typeof LiveWhereSchema>;
-
-export const LiveQuerySchema = z.object({
-  kind: z.literal('query'),
-  collection: LiveCollectionSchema,
-  where: z.optional(z.array(LiveWhereSchema).check(z.maxLength(4))),
-  orderBy: z.optional(z.object({ field: boundedString(64), direction: z.enum(['asc', 'desc']) })),
-  limit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
-});
-export type LiveQuery = z.infer<typeof LiveQuerySchema>;
-
-export const LiveDocTargetSchema = z.object({
-  kind: z.literal('doc'),
-  collection: LiveCollectionSchema,
-  id: boundedString(64),
-});
-export type LiveDocTarget = z.infer<typeof LiveDocTargetSchema>;
-
-export const LiveTargetSchema = z.discriminatedUnion('kind', [LiveQuerySchema, LiveDocTargetSchema]);
-export type LiveTarget = z.infer<typeof LiveTargetSchema>;
-
-export const LiveClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subscribe'), id: boundedString(64), target: LiveTargetSchema }),
-  z.object({ type: z.literal('unsubscribe'), id: boundedString(64) }),
-]);
-export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
 
 export type LiveChangeType = 'added' | 'modified' | 'removed';
 

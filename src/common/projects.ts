@@ -1,6 +1,8 @@
-import { z } from 'zod/mini';
-import { COMMENT_MAX_LENGTH, PROJECT_DETAILS_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './limits';
-import { messages } from './messages';
+/**
+ * The projects' rules the screens use without validating anything: categories, dashboard filters and
+ * their queries, calendar days. No zod here (the schemas are in project-schemas.ts): the dashboard
+ * imports this module, and a first visit should not load zod (docs/benchmarks.md, first-visit JS).
+ */
 
 /** Spec §9: project categories, in the order the create form lists them. */
 export const PROJECT_CATEGORIES = ['development', 'design', 'sales', 'marketing'] as const;
@@ -32,75 +34,6 @@ export function formatCalendarDay(value: string): string {
   if (!match) return value;
   return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toDateString();
 }
-
-export const CreateProjectSchema = z.object({
-  name: z
-    .string({ error: messages.projectNameRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, messages.projectNameRequired),
-      z.maxLength(PROJECT_NAME_MAX_LENGTH, messages.projectNameTooLong),
-    ),
-  details: z
-    .string({ error: messages.projectDetailsRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, messages.projectDetailsRequired),
-      z.maxLength(PROJECT_DETAILS_MAX_LENGTH, messages.projectDetailsTooLong),
-    ),
-  dueDate: z
-    .string({ error: messages.dueDateRequired })
-    .check(z.minLength(1, messages.dueDateRequired), z.refine(isCalendarDay, messages.dueDateInvalid)),
-  category: z.enum(PROJECT_CATEGORIES, { error: messages.categoryRequired }),
-  assignedUserIds: z.pipe(
-    z
-      .array(z.string().check(z.minLength(1), z.maxLength(64)), { error: messages.assigneesRequired })
-      .check(
-        z.minLength(1, messages.assigneesRequired),
-        z.maxLength(MAX_ASSIGNEES, messages.tooManyAssignees),
-      ),
-    z.transform((ids: string[]) => [...new Set(ids)]),
-  ),
-});
-export type CreateProjectInput = z.input<typeof CreateProjectSchema>;
-
-export const AddCommentSchema = z.object({
-  content: z.string({ error: messages.commentRequired }).check(
-    z.refine((content) => content.trim().length > 0, messages.commentRequired),
-    z.refine((content) => content.length <= COMMENT_MAX_LENGTH, messages.commentTooLong),
-  ),
-});
-export type AddCommentInput = z.infer<typeof AddCommentSchema>;
-
-export const UserRefSchema = z.object({ id: z.string(), displayName: z.string(), photoURL: z.string() });
-export type UserRef = z.infer<typeof UserRefSchema>;
-
-export const CommentSchema = z.object({
-  id: z.string(),
-  authorId: z.string(),
-  displayName: z.string(),
-  photoURL: z.string(),
-  content: z.string(),
-  createdAt: z.string(),
-});
-export type Comment = z.infer<typeof CommentSchema>;
-
-/** A project as the spec shapes it (§3). `comments` is present on single-project reads only: lists stay light. */
-export const ProjectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  details: z.string(),
-  /** Calendar day, YYYY-MM-DD. */
-  dueDate: z.string(),
-  category: z.enum(PROJECT_CATEGORIES),
-  assignedUsersList: z.array(UserRefSchema),
-  /** Ids of assigned users, for the 'mine' filter (`array-contains`). */
-  assignedUserIds: z.array(z.string()),
-  createdBy: UserRefSchema,
-  createdAt: z.string(),
-  comments: z.optional(z.array(CommentSchema)),
-});
-export type Project = z.infer<typeof ProjectSchema>;
 
 /** The live query behind each dashboard filter: filtering runs on the server (ORIGINAL-FLAWS #15). */
 export function dashboardQuery(filter: DashboardFilter, uid: string, limit: number) {
