@@ -5,6 +5,7 @@ import {
   USER_SEARCH_LIMIT,
   USERS_PAGE_SIZE,
   usersPanelQuery,
+  userSearchQuery,
   type DashboardFilter,
   type LiveTarget,
 } from '../src/common';
@@ -38,13 +39,7 @@ const firstPage = (baseUrl: string, session: Session, filter: DashboardFilter): 
 /** The users panel's first page, and an "Assign to" search for a surname (≈ 1 in 30 users has it). */
 const USER_TARGETS: Record<'panel' | 'search', LiveTarget> = {
   panel: usersPanelQuery(USERS_PAGE_SIZE),
-  search: {
-    kind: 'query',
-    collection: 'users',
-    where: [{ field: 'displayName', op: 'contains-text', value: 'garcia' }],
-    orderBy: { field: 'displayName', direction: 'asc' },
-    limit: USER_SEARCH_LIMIT,
-  },
+  search: userSearchQuery('garcia'),
 };
 
 /** The users panel (and the "Assign to" search) as the team grows: one data dir, growing user counts. */

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, holdRequests, newSignedInContext, newUser, test } from './support/fixtures';
+import { expect, holdRequests, newSignedInContext, newUser, signUpViaApi, test } from './support/fixtures';
 import {
   DASHBOARD_FILTERS,
   cardNames,
@@ -171,6 +171,38 @@ test.describe('create a project', () => {
     const saved = (await listProjectsViaApi(context.request)).filter((project) => project.name === name);
     expect(saved).toHaveLength(1);
     await expect(projectCard(page, name)).toHaveCount(1);
+  });
+
+  test("'Assign to' finds anyone on the team by part of the name, beyond the first page", async ({
+    browser,
+    request,
+  }) => {
+    // 50 names that sort first fill the select's first page; the one we want sorts last.
+    const tag = newUser().displayName.split(' ')[1] ?? '';
+    for (let index = 0; index < 50; index += 1) {
+      await signUpViaApi(request, { ...newUser(), displayName: `A filler ${index} ${tag}` });
+    }
+    const wanted = await signUpViaApi(request, { ...newUser(), displayName: `zoë Ångström ${tag}` });
+    const { context, page } = await newSignedInContext(browser);
+    try {
+      await page.goto('/create');
+      await createForm.assignees(page).click();
+      await expect(page.getByRole('option', { name: `A filler 0 ${tag}`, exact: true })).toBeVisible();
+      await expect(page.getByRole('option', { name: wanted.displayName, exact: true })).toHaveCount(0);
+
+      // Typed without the accents: the server's search ignores case and accents.
+      await createForm.assignees(page).pressSequentially(`angstrom ${tag}`);
+      const option = page.getByRole('option', { name: wanted.displayName, exact: true });
+      await expect(option).toBeVisible();
+      await expect(page.getByRole('option')).toHaveCount(1);
+      await createForm.assignees(page).press('Enter');
+      await expect(createForm.form(page).getByText(wanted.displayName, { exact: true })).toBeVisible();
+
+      await createForm.assignees(page).pressSequentially(`nobody by this name ${tag}`);
+      await expect(page.getByText('No options', { exact: true })).toBeVisible();
+    } finally {
+      await context.close();
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod/mini';
+import { DISPLAY_NAME_MAX_LENGTH } from './limits';
+import type { LiveQuery } from './live-protocol-schemas';
 
 /** A user profile document (spec §3: collection users; the id equals the auth uid). */
 export const UserProfileSchema = z.object({
@@ -30,5 +32,22 @@ export const usersPanelQuery = (shown: number) =>
 
 /** How many users one "Assign to" search shows; typing narrows it on the server. */
 export const USER_SEARCH_LIMIT = 50;
+
+/**
+ * "Assign to"'s live query: users whose name contains `text` (case and accents ignored), by name; all
+ * users, by name, while nothing is typed. Text longer than any name is cut to that length (it can match
+ * nothing longer anyway, and the protocol bounds filter values).
+ */
+export const userSearchQuery = (text: string): LiveQuery => ({
+  kind: 'query',
+  collection: 'users',
+  ...(text
+    ? {
+        where: [{ field: 'displayName', op: 'contains-text', value: text.slice(0, DISPLAY_NAME_MAX_LENGTH) }],
+      }
+    : {}),
+  orderBy: { field: 'displayName', direction: 'asc' },
+  limit: USER_SEARCH_LIMIT,
+});
 
 export const UserListSchema = z.object({ users: z.array(UserProfileSchema) });

@@ -5,12 +5,14 @@ import {
   CreateProjectSchema,
   PROJECT_CATEGORIES,
   messages,
+  userSearchQuery,
   type FieldErrors,
   type ProjectCategory,
   type UserProfile,
 } from '../../../common';
 import { getCspNonce } from '../../app/csp-nonce';
 import { fieldErrorsFromIssues } from '../../app/error-message';
+import { useDebouncedValue } from '../../app/use-debounced-value';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useLiveQuery } from '../../app/use-live-query';
 import { FormField } from '../../components/form-field';
@@ -46,6 +48,28 @@ type Field = (typeof FIELDS)[number][0];
 
 const errorIdOf = (controlId: string) => `${controlId}-error`;
 
+/** "Assign to" asks the server once typing pauses this long, not on every keystroke. */
+const SEARCH_DELAY_MS = 200;
+
+/**
+ * The users "Assign to" offers: the first page by name, or those whose name contains what is typed,
+ * searched on the server so that a team of 10,000 is as quick as a team of 10. While a new search is on
+ * its way the last result stays on offer (react-select narrows it as the user types).
+ */
+function useAssigneeSearch() {
+  const [typed, setTyped] = useState('');
+  const searched = useDebouncedValue(typed.trim(), SEARCH_DELAY_MS);
+  const users = useLiveQuery<UserProfile>(userSearchQuery(searched));
+  const [shown, setShown] = useState<UserProfile[]>([]);
+  if (users.docs && users.docs !== shown) setShown(users.docs);
+  return {
+    options: (users.docs ?? shown).map((user): UserOption => ({ value: user.id, label: user.displayName })),
+    isLoading: users.isPending || searched !== typed.trim(),
+    error: users.error,
+    setTyped,
+  };
+}
+
 interface Alert {
   key: string;
   id?: string;
@@ -55,11 +79,7 @@ interface Alert {
 function CreateProjectForm() {
   const navigate = useNavigate();
   const { create, error, isPending } = useCreateProject();
-  const users = useLiveQuery<UserProfile>({
-    kind: 'query',
-    collection: 'users',
-    orderBy: { field: 'displayName', direction: 'asc' },
-  });
+  const users = useAssigneeSearch();
   const [name, setName] = useState('');
   const [details, setDetails] = useState('');
   const [dueDate, setDueDate] = useState('');
@@ -68,11 +88,6 @@ function CreateProjectForm() {
   const [problems, setProblems] = useState<FieldErrors>({});
   // A second click before the first answer arrives must not create a second project (ORIGINAL-FLAWS #10).
   const submittingRef = useRef(false);
-
-  const userOptions: UserOption[] = (users.docs ?? []).map((user) => ({
-    value: user.id,
-    label: user.displayName,
-  }));
 
   const clearProblem = (field: Field) =>
     setProblems((current) => {
@@ -192,9 +207,10 @@ function CreateProjectForm() {
         <Select<UserOption, true>
           inputId="project-assignees"
           isMulti
-          options={userOptions}
+          options={users.options}
           value={assignees}
-          isLoading={users.isPending}
+          isLoading={users.isLoading}
+          onInputChange={(text) => users.setTyped(text)}
           onChange={(options: MultiValue<UserOption>) => {
             setAssignees(options);
             clearProblem('assignedUserIds');
