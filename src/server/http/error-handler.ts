@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { AppError } from './app-error';
 
@@ -19,23 +19,31 @@ const clientErrors: Record<string, { code: ErrorCode; message: string }> = {
 };
 
 /**
+ * A handler may have prepared a download (type, length, disposition, hash) before failing, or a stream may
+ * have failed after that: the error body is JSON, so those headers must not describe it.
+ */
+export function prepareJsonErrorReply(reply: FastifyReply): void {
+  for (const header of [
+    'content-length',
+    'content-disposition',
+    'content-range',
+    'etag',
+    'cache-control',
+    'accept-ranges',
+    'x-goog-hash',
+  ]) {
+    reply.removeHeader(header);
+  }
+  reply.type('application/json; charset=utf-8');
+}
+
+/**
  * The one error funnel: AppErrors keep their code and message, known client mistakes become 4xx,
  * and anything else is a generic 500 with a request id; details go to the log, never to the client.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // A handler may have prepared a download (type, length, disposition) before failing: the error body
-    // is JSON, so those headers must not describe it.
-    for (const header of [
-      'content-length',
-      'content-disposition',
-      'content-range',
-      'etag',
-      'cache-control',
-    ]) {
-      reply.removeHeader(header);
-    }
-    reply.type('application/json; charset=utf-8');
+    prepareJsonErrorReply(reply);
     if (error instanceof AppError) {
       return reply
         .status(error.status)

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THUMBNAIL_MAX_BYTES } from '../../common';
+import { messages, THUMBNAIL_MAX_BYTES } from '../../common';
 import { storageErrorTexts } from '../../common/storage-errors';
 import { makePng, SVG_IMAGE } from '../../../test/helpers/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -18,6 +20,16 @@ import {
 } from './testing/storage-http';
 
 let server: TestServer;
+
+/** Every stored blob file's path. */
+const blobFiles = (): string[] => {
+  const root = path.join(server.dataDir, 'storage', 'blobs');
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+};
 let alice: StorageTestUser;
 let bob: StorageTestUser;
 
@@ -447,6 +459,27 @@ describe('download (alt=media)', () => {
     const response = await fetch(`${mediaUrl()}&token=${token}`, { headers: { range: 'bytes=5000-6000' } });
     expect(response.status).toBe(416);
     expect(response.headers.get('content-range')).toBe('bytes */1000');
+  });
+
+  it('answers a JSON error, not a half-described download, when the stored bytes are gone', async () => {
+    const before = new Set(blobFiles());
+    const lostName = `files/${alice.uid}/lost.png`;
+    const lost = await putObject(server.url, lostName, makePng(), {
+      headers: alice.auth,
+      contentType: 'image/png',
+    });
+    const added = blobFiles().filter((file) => !before.has(file));
+    expect(added).toHaveLength(1);
+    fs.rmSync(added[0] ?? '');
+
+    const response = await fetch(
+      `${objectUrl(server.url, lostName)}?alt=media&token=${String(lost.downloadTokens)}`,
+    );
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-disposition')).toBeNull();
+    expect(response.headers.get('x-goog-hash')).toBeNull();
+    expect(await response.json()).toEqual({ error: { code: 500, message: messages.internal } });
   });
 });
 

@@ -119,7 +119,8 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
       }
       if (error instanceof MultipartError) return storageError(reply, 400, error.message);
-      if (request.raw.destroyed) {
+      // The connection, not the request stream: a fully read request (any GET) is destroyed too.
+      if (request.raw.socket.destroyed) {
         request.log.info({ err: error }, 'storage request ended by the client');
         return storageError(reply, 400, messages.badRequest);
       }
