@@ -183,7 +183,9 @@ export const storage: Benchmark = {
         { kind: 'bare', results: baseline, upload: () => bareUpload('') },
         { kind: 'bare+fsync', results: durable, upload: () => bareUpload('?fsync=1') },
       ];
-      for (let run = 0; run < context.runs; run += 1) {
+      // Uploads swing with page-cache write-back more than any other figure: take more runs (≈ 3 s each).
+      const runs = context.quick ? context.runs : Math.max(context.runs, 5);
+      for (let run = 0; run < runs; run += 1) {
         // Rotate the order run by run: page-cache write-back of one upload slows whichever comes next.
         for (let step = 0; step < uploads.length; step += 1) {
           const item = uploads[(step + run) % uploads.length];
