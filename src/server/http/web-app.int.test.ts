@@ -1,11 +1,27 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 let server: TestServer;
 let webRoot: string;
+const BIG_SCRIPT = `console.log(${JSON.stringify('the dojo '.repeat(500))});`;
+
+/** A GET that shows the bytes as sent (fetch would decode them). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 beforeAll(async () => {
   // A stand-in web build: the real one is exercised end to end by the Playwright suite.
@@ -16,6 +32,11 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>The Dojo</title></head><body></body></html>',
   );
   await writeFile(path.join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the build writes them (vite.config.ts): .br and .gz beside a text asset.
+  const bigScript = path.join(webRoot, 'assets', 'big-def456.js');
+  await writeFile(bigScript, BIG_SCRIPT);
+  await writeFile(`${bigScript}.br`, brotliCompressSync(BIG_SCRIPT));
+  await writeFile(`${bigScript}.gz`, gzipSync(BIG_SCRIPT));
   server = await startTestServer({ configOverrides: { webRoot } });
 });
 afterAll(async () => {
@@ -68,5 +89,24 @@ describe('serving the web app', () => {
     expect(response.headers.get('cache-control')).toContain('immutable');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it("sends the build's precompressed asset the client accepts, brotli first, else the plain file", async () => {
+    const url = `${server.url}/assets/big-def456.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.body).toString()).toBe(BIG_SCRIPT);
+    expect(br.body.byteLength).toBeLessThan(BIG_SCRIPT.length / 10);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(BIG_SCRIPT);
+
+    const plain = await rawGet(url, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(BIG_SCRIPT);
   });
 });

@@ -22,11 +22,15 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
       root: webRoot,
       index: false,
       wildcard: false,
+      // The build writes .br and .gz beside each text asset; they go out as they are, per Accept-Encoding.
+      preCompressed: true,
       // Our own Cache-Control: hashed assets never change; anything else (favicon) is revalidated.
       cacheControl: false,
       setHeaders(response, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The same URL answers brotli, gzip or plain bytes: a shared cache must key on Accept-Encoding.
+        response.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
