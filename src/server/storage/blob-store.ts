@@ -50,6 +50,22 @@ export interface BlobStore {
   /** Makes a new blob of the part's first `size` bytes. The part stays until `deletePart`. */
   commitPart(uploadId: string, size: number): Promise<StoredBlob>;
   deletePart(uploadId: string): Promise<void>;
+
+  /**
+   * Every stored blob and every part, with when each last appeared or changed (for the orphan sweep: a
+   * crash between writing bytes and committing their row leaves bytes nothing refers to).
+   */
+  listBlobs(): AsyncIterable<StoredEntry>;
+  listParts(): AsyncIterable<StoredEntry>;
+  /** Removes the staged bytes of writes that never finished (a crash mid-write) last touched before `before`. */
+  removeStaleStaging(before: number): Promise<number>;
+}
+
+export interface StoredEntry {
+  /** The blob key or the upload id. */
+  id: string;
+  /** ms since the epoch: the later of the last write and the last link or rename. */
+  changedAt: number;
 }
 
 const BLOB_KEY = /^[0-9a-f]{32}$/;
@@ -198,6 +214,29 @@ export class LocalDiskBlobStore implements BlobStore {
     await fsp.rm(this.partOf(uploadId), { force: true });
   }
 
+  async *listBlobs(): AsyncIterable<StoredEntry> {
+    for (const shard of await fsp.readdir(this.blobsDir)) {
+      yield* entriesIn(path.join(this.blobsDir, shard), (name) => (BLOB_KEY.test(name) ? name : undefined));
+    }
+  }
+
+  async *listParts(): AsyncIterable<StoredEntry> {
+    yield* entriesIn(this.partsDir, (name) => {
+      const uploadId = name.endsWith('.part') ? name.slice(0, -'.part'.length) : '';
+      return UPLOAD_ID.test(uploadId) ? uploadId : undefined;
+    });
+  }
+
+  async removeStaleStaging(before: number): Promise<number> {
+    let removed = 0;
+    for await (const entry of entriesIn(this.tempDir, (name) => name)) {
+      if (entry.changedAt >= before) continue;
+      await fsp.rm(path.join(this.tempDir, entry.id), { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
   private pathOf(key: string): string {
     if (!BLOB_KEY.test(key)) throw new Error('Invalid blob key');
     return path.join(this.blobsDir, key.slice(0, 2), key);
@@ -210,6 +249,29 @@ export class LocalDiskBlobStore implements BlobStore {
 }
 
 const newBlobKey = (): string => randomBytes(16).toString('hex');
+
+/**
+ * The files of `dir` that `idOf` recognises. ctime counts as a change: linking a part as a blob (finalize)
+ * or renaming staged bytes into place sets it, while the file's mtime may be much older.
+ */
+async function* entriesIn(
+  dir: string,
+  idOf: (name: string) => string | undefined,
+): AsyncIterable<StoredEntry> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names) {
+    const id = idOf(name);
+    if (id === undefined) continue;
+    const stat = await fsp.stat(path.join(dir, name)).catch(() => undefined);
+    if (stat?.isFile()) yield { id, changedAt: Math.max(stat.mtimeMs, stat.ctimeMs) };
+  }
+}
 
 /** Network reads arrive in ~64 KiB pieces; writing them in ~1 MiB batches saves most file-system round trips. */
 const WRITE_BATCH_BYTES = 1024 * 1024;

@@ -116,3 +116,14 @@ export async function listNamesFrom(
     .execute();
   return rows.map((row) => row.name);
 }
+
+/** Which of `keys` some object's row refers to. */
+export async function referencedBlobKeys(db: Kysely<Database>, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('storage_objects')
+    .select('blob_key')
+    .where('blob_key', 'in', keys)
+    .execute();
+  return new Set(rows.map((row) => row.blob_key));
+}

@@ -466,3 +466,46 @@ describe('resumable upload: who may do what', () => {
     expect((await uploadCommand(uploadUrl, alice.auth, 'query')).status).toBe(404);
   });
 });
+
+describe('orphaned bytes', () => {
+  it('removes bytes no row refers to once they are a day old, and nothing else', async () => {
+    const storageDir = path.join(server.dataDir, 'storage');
+    // What a crash leaves: a blob whose row was never committed, a part without a session, staged bytes.
+    const orphanKey = 'ab'.repeat(16);
+    const orphanBlob = path.join(storageDir, 'blobs', orphanKey.slice(0, 2), orphanKey);
+    fs.mkdirSync(path.dirname(orphanBlob), { recursive: true });
+    fs.writeFileSync(orphanBlob, 'left behind');
+    const orphanPart = path.join(storageDir, 'uploads', 'OrphanedUploadId_0123.part');
+    fs.writeFileSync(orphanPart, 'half an upload');
+    const staged = path.join(storageDir, 'tmp', `${'cd'.repeat(16)}.part`);
+    fs.writeFileSync(staged, 'staged bytes');
+
+    // What must stay: a stored object and a live session's part.
+    const kept = testBytes(3000, 9);
+    const keptName = `files/${alice.uid}/kept-through-sweep.bin`;
+    const keptUrl = await startSession(server.url, keptName, kept.length, { headers: alice.auth });
+    expect((await uploadCommand(keptUrl, alice.auth, 'upload, finalize', 0, kept)).status).toBe(200);
+    const liveUrl = await startSession(server.url, `files/${alice.uid}/still-going.bin`, 10, {
+      headers: alice.auth,
+    });
+    expect((await uploadCommand(liveUrl, alice.auth, 'upload', 0, testBytes(4))).status).toBe(200);
+    const liveId = new URL(liveUrl).searchParams.get('upload_id')!;
+
+    const young = await withStorageService(server, (storage) => storage.sweepOrphans(Date.now()));
+    expect(young).toEqual({ blobs: 0, parts: 0, staging: 0 });
+    expect([orphanBlob, orphanPart, staged].every((file) => fs.existsSync(file))).toBe(true);
+
+    const aDayLater = Date.now() + 25 * 60 * 60 * 1000;
+    const swept = await withStorageService(server, (storage) => storage.sweepOrphans(aDayLater));
+    // At least these three (earlier tests' restarts may have left more of their own).
+    expect(swept.blobs).toBeGreaterThanOrEqual(1);
+    expect(swept.parts).toBeGreaterThanOrEqual(1);
+    expect(swept.staging).toBeGreaterThanOrEqual(1);
+    expect([orphanBlob, orphanPart, staged].some((file) => fs.existsSync(file))).toBe(false);
+
+    expect((await download(keptName, alice)).equals(kept)).toBe(true);
+    expect(partFiles()).toContain(`${liveId}.part`);
+    const query = await uploadCommand(liveUrl, alice.auth, 'query');
+    expect(query.headers.get('x-goog-upload-size-received')).toBe('4');
+  });
+});

@@ -73,7 +73,13 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
   const sweep = () => {
     sweeping = storage
       .sweepExpiredUploads()
-      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'));
+      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'))
+      .then(() => storage.sweepOrphans())
+      .then((removed) => {
+        if (removed.blobs + removed.parts + removed.staging > 0)
+          app.log.info({ removed }, 'orphaned bytes removed');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'orphaned bytes sweep failed'));
   };
   app.addHook('onReady', async () => {
     sweep();

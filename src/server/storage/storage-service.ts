@@ -4,7 +4,7 @@ import type { DialectName } from '../db/database';
 import { nowIso } from '../db/database';
 import type { Database, StorageUploadStatus } from '../db/schema';
 import { newId } from '../shared/ids';
-import type { BlobStore, StoredBlob } from './blob-store';
+import type { BlobStore, StoredBlob, StoredEntry } from './blob-store';
 import { limitBytes, skipBytes } from './byte-streams';
 import { KeyedMutex } from './keyed-mutex';
 import { readMultipartRelated } from './multipart-related';
@@ -27,6 +27,7 @@ import {
   upsertObject,
   usageOf,
   type ObjectRow,
+  referencedBlobKeys,
 } from './objects-repository';
 import { StorageError, storageErrors } from './storage-errors';
 import { checkContent, maxBytesOf, requireWriteArea, SNIFF_BYTES, type WriteArea } from './storage-rules';
@@ -39,6 +40,7 @@ import {
   markFinal,
   recordReceived,
   type UploadRow,
+  existingUploadIds,
 } from './uploads-repository';
 
 export interface ObjectResource {
@@ -82,6 +84,23 @@ export interface UploadState {
 export const CHUNK_MAX_BYTES = 40 * 1024 * 1024;
 /** Sessions untouched this long are removed with their bytes (§5.7 asks for at least 10 minutes). */
 export const UPLOAD_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Unreferenced bytes younger than this may still be on their way to a row; they are left alone. */
+export const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
+const SWEEP_BATCH = 500;
+
+/** The ids of entries unchanged since `before`, in batches for one database query each. */
+async function* oldEntries(entries: AsyncIterable<StoredEntry>, before: number): AsyncIterable<string[]> {
+  let batch: string[] = [];
+  for await (const entry of entries) {
+    if (entry.changedAt >= before) continue;
+    batch.push(entry.id);
+    if (batch.length === SWEEP_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
 const METADATA_MAX_BYTES = 64 * 1024;
 
 interface StorageDeps {
@@ -311,6 +330,35 @@ export class StorageService {
   /** A page of a listing (§4.6). */
   async list(bucket: string, request: ListRequest): Promise<ListPage> {
     return listPage(request, (from, limit) => listNamesFrom(this.deps.db, bucket, from, limit));
+  }
+
+  /**
+   * Removes bytes nothing refers to: blobs without an object row, parts without a session row, and
+   * staged bytes of writes that never finished. They are left by a crash between writing bytes and
+   * committing (or after deleting) their row. Only what has not changed for ORPHAN_GRACE_MS goes: bytes
+   * in flight have a row within milliseconds of appearing.
+   */
+  async sweepOrphans(now: number = Date.now()): Promise<{ blobs: number; parts: number; staging: number }> {
+    const before = now - ORPHAN_GRACE_MS;
+    const { blobs, db } = this.deps;
+    const removed = { blobs: 0, parts: 0, staging: await blobs.removeStaleStaging(before) };
+    for await (const batch of oldEntries(blobs.listBlobs(), before)) {
+      const referenced = await referencedBlobKeys(db, batch);
+      for (const key of batch) {
+        if (referenced.has(key)) continue;
+        await blobs.delete(key);
+        removed.blobs += 1;
+      }
+    }
+    for await (const batch of oldEntries(blobs.listParts(), before)) {
+      const live = await existingUploadIds(db, batch);
+      for (const uploadId of batch) {
+        if (live.has(uploadId)) continue;
+        await this.uploadLocks.run(uploadId, () => blobs.deletePart(uploadId));
+        removed.parts += 1;
+      }
+    }
+    return removed;
   }
 
   /** Removes sessions (and their bytes) untouched for UPLOAD_SESSION_TTL_MS; returns how many. */

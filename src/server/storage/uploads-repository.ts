@@ -73,3 +73,14 @@ export async function findStaleUploads(db: Kysely<Database>, cutoff: string, lim
 export async function deleteUpload(db: Kysely<Database>, uploadId: string): Promise<void> {
   await db.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).execute();
 }
+
+/** Which of `uploadIds` still have a session row (of any status). */
+export async function existingUploadIds(db: Kysely<Database>, uploadIds: string[]): Promise<Set<string>> {
+  if (uploadIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('storage_uploads')
+    .select('upload_id')
+    .where('upload_id', 'in', uploadIds)
+    .execute();
+  return new Set(rows.map((row) => row.upload_id));
+}
