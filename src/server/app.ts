@@ -21,6 +21,7 @@ import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
 import { isSameOrigin } from './http/origin';
+import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
@@ -122,7 +123,14 @@ export async function createApp(config: Config): Promise<DojoApp> {
   await registerSecurityHeaders(server, config);
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
-  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyRateLimit, {
+    global: false,
+    // Scale-out: one budget for every instance on the database, and a database error lets the request
+    // through (logged) rather than refusing everyone (docs/decisions/009-shared-rate-limits.md).
+    ...(database.dialect === 'postgres'
+      ? { store: createSharedRateLimitStore({ db, log: server.log }), skipOnError: true }
+      : {}),
+  });
 
   // CSRF: a browser on another site may not make state-changing API calls (login included).
   server.addHook('onRequest', async (request) => {

@@ -196,6 +196,27 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Used on PostgreSQL only (SQLite counts in memory); created on both so the schemas stay the same.
+    '0005_rate_limits': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('key', 'text', (column) => column.primaryKey())
+          .addColumn('count', 'integer', (column) => column.notNull())
+          .addColumn('reset_at', 'bigint', (column) => column.notNull())
+          .execute();
+      },
+    },
+    '0006_blob_key_index': {
+      async up(db: Kysely<unknown>) {
+        // The orphan sweep asks which blob keys rows refer to, 500 at a time.
+        await db.schema
+          .createIndex('storage_objects_blob_key')
+          .on('storage_objects')
+          .column('blob_key')
+          .execute();
+      },
+    },
   };
 }
 

@@ -102,6 +102,7 @@ export interface Database {
   settings: SettingsTable;
   storage_objects: StorageObjectsTable;
   storage_uploads: StorageUploadsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type StorageUploadStatus = 'active' | 'final' | 'cancelled';
@@ -126,4 +127,17 @@ export interface StorageUploadsTable {
   final_resource: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * Rate-limit counters shared by every instance on PostgreSQL (docs/decisions/009-shared-rate-limits.md);
+ * SQLite keeps them in memory and leaves this table empty. One row per route and client address.
+ */
+export interface RateLimitsTable {
+  /** The route (method and URL) followed by the client's key (its address). */
+  key: string;
+  /** Requests in the current window. */
+  count: number;
+  /** When the current window ends, in ms since the epoch by the database's clock. */
+  reset_at: number;
 }
