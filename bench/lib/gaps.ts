@@ -24,9 +24,11 @@ export const GAPS: Record<string, string> = {
     'kernel write is the floor), so fan-out uses both cores when the box has no other work.',
   'fanout-postgres':
     'As on SQLite (per-socket `writev` is the floor, split over two instances), plus the PostgreSQL path ' +
-    'before the fan-out: the create takes ≈ 6 ms (transaction, `NOTIFY`), then each instance re-reads the ' +
-    'changed doc (`readDoc`) and re-runs the query, so the first socket has the change ≈ 12 ms after the ' +
-    'create instead of ≈ 5 ms. The per-run values show how much the tail moves with other load.',
+    'before the fan-out: the create (transaction, then `NOTIFY`) and, on each instance, re-running the ' +
+    'affected query. A change carries the filterable fields of the changed document (`after`), so ' +
+    'instances no longer read the document back to decide which queries it affects; the first socket ' +
+    'has the change ≈ 10 ms after the create instead of ≈ 13 ms. The per-run values show how much the ' +
+    'tail moves with other load.',
   'memory-per-connection':
     'An idle dashboard tab is a `ws` socket, its `Connection` and one `Subscription` pointing at its ' +
     'group’s shared result, target and key; sockets of one session share one `Viewer`. `/live` upgrades ' +
