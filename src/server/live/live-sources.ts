@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import { messages, nameSearchKey, type LiveCollection, type LiveDoc, type LiveQuery } from '../../common';
+import type { Kysely } from 'kysely';
+import { messages, type LiveCollection, type LiveDoc, type LiveQuery } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { invalidArgument } from '../http/app-error';
-import { toUserProfile } from '../users/users-repository';
+import { nameContains, toUserProfile } from '../users/users-repository';
 
 /**
  * What the live service can read, per collection, with the same permission rules as the HTTP API.
@@ -23,17 +23,12 @@ const USER_COLUMNS = { id: 'id', displayName: 'display_name', online: 'online' }
 type UserField = keyof typeof USER_COLUMNS;
 const isUserField = (field: string): field is UserField => Object.hasOwn(USER_COLUMNS, field);
 
-const LIKE_ESCAPE = '\\';
-/** The text matched literally inside a LIKE pattern: `%`, `_` and the escape itself lose their meaning. */
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `${LIKE_ESCAPE}${char}`);
-
 const usersSource: LiveSource = {
   async query(db, query) {
     let select = db.selectFrom('users').select(['id', 'display_name', 'photo_url', 'online']);
     for (const where of query.where ?? []) {
       if (where.field === 'displayName' && where.op === 'contains-text') {
-        const pattern = `%${escapeLike(nameSearchKey(String(where.value)))}%`;
-        select = select.where(sql<boolean>`search_name like ${pattern} escape ${LIKE_ESCAPE}`);
+        select = select.where(nameContains(String(where.value)));
         continue;
       }
       if (!isUserField(where.field) || where.op !== '==') {

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { UserProfile } from '../../common';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { nameSearchKey, type UserProfile } from '../../common';
 import type { Database, UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -18,3 +18,11 @@ export const findUserByEmailKey = (db: Kysely<Database>, emailKey: string) =>
 
 export const findUserById = (db: Kysely<Database>, id: string) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+const LIKE_ESCAPE = '\\';
+/** The text matched literally inside a LIKE pattern: `%`, `_` and the escape itself lose their meaning. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `${LIKE_ESCAPE}${char}`);
+
+/** A filter on users: the display name contains `text`, ignoring case and accents (`nameSearchKey`). */
+export const nameContains = (text: string) =>
+  sql<boolean>`search_name like ${`%${escapeLike(nameSearchKey(text))}%`} escape ${LIKE_ESCAPE}`;

@@ -1,14 +1,18 @@
 import { UserListSchema } from '../../common';
 import type { RouteDoc } from '../http/api-docs';
+import { UsersQuerySchema } from './users-routes';
 
 export const usersRouteDocs: RouteDoc[] = [
   {
     method: 'GET',
     path: '/api/users',
     tag: 'Users',
-    summary: 'All user profiles (id, displayName, photoURL, online), by display name',
+    summary: 'User profiles (id, displayName, photoURL, online), by display name',
+    description:
+      'The first `limit` profiles (default and most 1000) by display name; `search` keeps those whose name contains it, ignoring case and accents.',
     auth: 'session-or-token',
+    query: UsersQuerySchema,
     response: { status: 200, description: 'The profiles', schema: UserListSchema },
-    errors: ['unauthenticated'],
+    errors: ['invalid-argument', 'unauthenticated'],
   },
 ];

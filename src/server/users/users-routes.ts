@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { UserProfile } from '../../common';
+import { z } from 'zod';
+import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { toUserProfile } from './users-repository';
+import { parseInput } from '../http/validate';
+import { nameContains, toUserProfile } from './users-repository';
+
+/** A team of any size answers in pages: the first `limit` by name, narrowed by `search`. */
+export const UsersQuerySchema = z.object({
+  search: z.string().max(DISPLAY_NAME_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+});
 
 export function registerUsersRoutes(
   app: FastifyInstance,
@@ -11,12 +19,10 @@ export function registerUsersRoutes(
 ): void {
   app.get('/api/users', async (request): Promise<{ users: UserProfile[] }> => {
     await deps.viewers.requireViewer(request);
-    const rows = await deps.db
-      .selectFrom('users')
-      .select(['id', 'display_name', 'photo_url', 'online'])
-      .orderBy('display_name')
-      .orderBy('id')
-      .execute();
+    const query = parseInput(UsersQuerySchema, request.query);
+    let select = deps.db.selectFrom('users').select(['id', 'display_name', 'photo_url', 'online']);
+    if (query.search?.trim()) select = select.where(nameContains(query.search.trim()));
+    const rows = await select.orderBy('display_name').orderBy('id').limit(query.limit).execute();
     return { users: rows.map(toUserProfile) };
   });
 }

@@ -3,9 +3,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { messages, type LiveTarget, type UserProfile } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/helpers/clients';
+import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
 
 let server: TestServer;
 let viewer: SignedInClient;
+/** A session cookie, for the HTTP API. */
+let cookie: string;
 // One run of this file signs up these names; a random tag keeps them apart from other files' users.
 const tag = Math.random().toString(36).slice(2, 7);
 const names = {
@@ -29,6 +32,8 @@ beforeAll(async () => {
   server = await startTestServer();
   viewer = await signUpClient(server.url, `viewer ${tag}`);
   for (const name of Object.values(names)) await signUpClient(server.url, name);
+  const lister = await postSignup(server.url, { email: uniqueEmail('lister'), displayName: `lister ${tag}` });
+  cookie = sessionCookieOf(lister);
 });
 afterAll(async () => {
   await server.stop();
@@ -80,5 +85,35 @@ describe('searching users by name (Assign to)', () => {
     for (let waited = 0; waited < 5000 && !wrong.error; waited += 20) await delay(20);
     expect(wrong.error?.message).toBe(messages.badRequest);
     expect(wrong.docs).toBeUndefined();
+  });
+});
+
+describe('GET /api/users', () => {
+  const get = async (query: string) => {
+    const response = await fetch(`${server.url}/api/users${query}`, {
+      headers: { cookie },
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { users?: UserProfile[]; error?: { fields?: object } },
+    };
+  };
+
+  it('searches like the live query and pages by name', async () => {
+    const found = await get(`?search=${encodeURIComponent(`nunez ${tag}`)}`);
+    expect(found.status).toBe(200);
+    expect(namesIn(found.body.users ?? [])).toEqual([names.jose]);
+    const page = await get(`?search=${tag}&limit=2`);
+    expect(namesIn(page.body.users ?? [])).toHaveLength(2);
+    expect(namesIn(page.body.users ?? [])).toEqual([...namesIn(page.body.users ?? [])].sort());
+  });
+
+  it('refuses a limit out of range or a search longer than any name with 400, naming the field', async () => {
+    const tooMany = await get('?limit=5000');
+    expect(tooMany.status).toBe(400);
+    expect(Object.keys(tooMany.body.error?.fields ?? {})).toEqual(['limit']);
+    const tooLong = await get(`?search=${'x'.repeat(61)}`);
+    expect(tooLong.status).toBe(400);
+    expect(Object.keys(tooLong.body.error?.fields ?? {})).toEqual(['search']);
   });
 });
