@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { WebSocket } from 'ws';
 import { deflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
@@ -122,4 +124,14 @@ export function tryLiveSocket(baseUrl: string, headers: Record<string, string> =
     });
     socket.on('error', (error) => reject(error));
   });
+}
+
+/** The paths of every blob file a server with this data dir has stored. */
+export function storedBlobFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'storage', 'blobs');
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }

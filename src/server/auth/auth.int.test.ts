@@ -9,6 +9,7 @@ import {
   postJson,
   postSignup,
   sessionCookieOf,
+  storedBlobFiles,
   SVG_IMAGE,
   tryLiveSocket,
   uniqueEmail,
@@ -33,14 +34,7 @@ async function listUsers(cookie: string) {
   ).users;
 }
 
-function blobFiles(): string[] {
-  const root = path.join(server.dataDir, 'storage', 'blobs');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((e) => e.name);
-}
+const blobFiles = (): string[] => storedBlobFiles(server.dataDir);
 
 async function countUsers(): Promise<number> {
   const { email, password } = await adminAccount;

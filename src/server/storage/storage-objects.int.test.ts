@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, THUMBNAIL_MAX_BYTES } from '../../common';
 import { storageErrorTexts } from '../../common/storage-errors';
-import { makePng, SVG_IMAGE } from '../../../test/helpers/fixtures';
+import { makePng, storedBlobFiles, SVG_IMAGE } from '../../../test/helpers/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import {
   asBody,
@@ -21,15 +20,7 @@ import {
 
 let server: TestServer;
 
-/** Every stored blob file's path. */
-const blobFiles = (): string[] => {
-  const root = path.join(server.dataDir, 'storage', 'blobs');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-};
+const blobFiles = (): string[] => storedBlobFiles(server.dataDir);
 let alice: StorageTestUser;
 let bob: StorageTestUser;
 
