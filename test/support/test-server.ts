@@ -209,3 +209,30 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   };
   return server;
 }
+
+export interface TwoInstances {
+  first: TestServer;
+  second: TestServer;
+  /** The shared database, for tests that look at it directly. */
+  databaseUrl: string;
+  /** Stops both instances, then drops the database. */
+  stop(): Promise<void>;
+}
+
+/** Scale-out: two instances on one fresh PostgreSQL database (the `*.pg.int.test.ts` suites). */
+export async function startTwoInstances(configOverrides: Partial<Config> = {}): Promise<TwoInstances> {
+  if (testDatabaseEngine() !== 'postgres') throw new Error('two instances need DOJO_TEST_DB=postgres');
+  const databaseUrl = await createTestDatabaseUrl();
+  const first = await startTestServer({ databaseUrl, configOverrides });
+  const second = await startTestServer({ databaseUrl, configOverrides });
+  return {
+    first,
+    second,
+    databaseUrl,
+    async stop() {
+      await first.stop();
+      await second.stop();
+      await dropTestDatabase(databaseUrl);
+    },
+  };
+}

@@ -1,13 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../common';
-import {
-  createTestDatabaseUrl,
-  dropTestDatabase,
-  startTestServer,
-  testDatabaseEngine,
-  type TestServer,
-} from '../../../test/support/test-server';
+import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
 import { postJson, postSignup, uniqueEmail } from '../../../test/helpers/fixtures';
 
 const LIMIT = 4;
@@ -18,28 +12,21 @@ const LIMIT = 4;
  * 127.0.0.1, which is the rate-limit key.
  */
 describe('rate limits shared by two instances on one PostgreSQL database', () => {
-  beforeAll(() => {
-    if (testDatabaseEngine() !== 'postgres') throw new Error('this suite needs DOJO_TEST_DB=postgres');
-  });
-
-  let databaseUrl: string;
+  let instances: TwoInstances;
   let first: TestServer;
   let second: TestServer;
   /** Direct access to the shared database, to start each test with fresh budgets. */
   let admin: pg.Client;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabaseUrl();
-    first = await startTestServer({ databaseUrl, configOverrides: { authRateLimitPerMinute: LIMIT } });
-    second = await startTestServer({ databaseUrl, configOverrides: { authRateLimitPerMinute: LIMIT } });
-    admin = new pg.Client({ connectionString: databaseUrl });
+    instances = await startTwoInstances({ authRateLimitPerMinute: LIMIT });
+    ({ first, second } = instances);
+    admin = new pg.Client({ connectionString: instances.databaseUrl });
     await admin.connect();
   });
   afterAll(async () => {
     await admin?.end();
-    await first?.stop();
-    await second?.stop();
-    if (databaseUrl) await dropTestDatabase(databaseUrl);
+    await instances?.stop();
   });
   beforeEach(async () => {
     await admin.query('delete from rate_limits');

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, type Project, type UserProfile } from '../../common';
-import {
-  createTestDatabaseUrl,
-  dropTestDatabase,
-  startTestServer,
-  testDatabaseEngine,
-  type TestServer,
-} from '../../../test/support/test-server';
+import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
 
 /**
@@ -15,29 +9,22 @@ import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../..
  * runs `*.pg.int.test.ts` files (vitest.config.ts).
  */
 describe('two instances on one PostgreSQL database', () => {
-  beforeAll(() => {
-    if (testDatabaseEngine() !== 'postgres') throw new Error('this suite needs DOJO_TEST_DB=postgres');
-  });
-
-  let databaseUrl: string;
+  let instances: TwoInstances;
   let first: TestServer;
   let second: TestServer;
   let alice: SignedInClient;
   let bob: SignedInClient;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabaseUrl();
-    first = await startTestServer({ databaseUrl, configOverrides: { presenceGraceMs: 2000 } });
-    second = await startTestServer({ databaseUrl, configOverrides: { presenceGraceMs: 2000 } });
+    instances = await startTwoInstances({ presenceGraceMs: 2000 });
+    ({ first, second } = instances);
     alice = await signUpClient(first.url, 'alice');
     bob = await signUpClient(second.url, 'bob');
   });
   afterAll(async () => {
     alice.client.close();
     bob.client.close();
-    await first.stop();
-    await second.stop();
-    await dropTestDatabase(databaseUrl);
+    await instances.stop();
   });
 
   it('delivers a project created on one instance to a subscriber on the other', async () => {
