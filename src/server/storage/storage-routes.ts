@@ -70,10 +70,13 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
 
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    sweeping = storage
+  const sweepUploads = () =>
+    storage
       .sweepExpiredUploads()
-      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'));
+  // The orphan sweep lists every stored file: hourly only, so a restart does not start with a burst of I/O.
+  const sweepAll = () => {
+    sweeping = sweepUploads()
       .then(() => storage.sweepOrphans())
       .then((removed) => {
         if (removed.blobs + removed.parts + removed.staging > 0)
@@ -82,8 +85,8 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       .catch((error: unknown) => app.log.error({ err: error }, 'orphaned bytes sweep failed'));
   };
   app.addHook('onReady', async () => {
-    sweep();
-    sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+    sweeping = sweepUploads();
+    sweepTimer = setInterval(sweepAll, SWEEP_INTERVAL_MS).unref();
   });
   // Node closes only the connections idle when the server starts closing; a download still streaming
   // then keeps its keep-alive connection open long after. Ending it once its response is done lets a
