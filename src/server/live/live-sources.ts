@@ -3,7 +3,7 @@ import { messages, type LiveCollection, type LiveDoc, type LiveQuery } from '../
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { invalidArgument } from '../http/app-error';
-import { nameContains, toUserProfile } from '../users/users-repository';
+import { nameContains, selectUserProfiles, toUserProfile } from '../users/users-repository';
 
 /**
  * What the live service can read, per collection, with the same permission rules as the HTTP API.
@@ -25,7 +25,7 @@ const isUserField = (field: string): field is UserField => Object.hasOwn(USER_CO
 
 const usersSource: LiveSource = {
   async query(db, query) {
-    let select = db.selectFrom('users').select(['id', 'display_name', 'photo_url', 'online']);
+    let select = selectUserProfiles(db);
     for (const where of query.where ?? []) {
       if (where.field === 'displayName' && where.op === 'contains-text') {
         select = select.where(nameContains(String(where.value)));
@@ -49,11 +49,7 @@ const usersSource: LiveSource = {
     return (await select.execute()).map(toUserProfile);
   },
   async get(db, id) {
-    const row = await db
-      .selectFrom('users')
-      .select(['id', 'display_name', 'photo_url', 'online'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await selectUserProfiles(db).where('id', '=', id).executeTakeFirst();
     return row ? toUserProfile(row) : null;
   },
   groupKey: sharedGroupKey,

@@ -13,6 +13,10 @@ export const toUserProfile = (
   online: row.online === 1,
 });
 
+/** The columns a profile is made of (`toUserProfile`), ready for filters, order and limit. */
+export const selectUserProfiles = (db: Kysely<Database>) =>
+  db.selectFrom('users').select(['id', 'display_name', 'photo_url', 'online']);
+
 export const findUserByEmailKey = (db: Kysely<Database>, emailKey: string) =>
   db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
 

@@ -5,7 +5,7 @@ import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { parseInput } from '../http/validate';
-import { nameContains, toUserProfile } from './users-repository';
+import { nameContains, selectUserProfiles, toUserProfile } from './users-repository';
 
 /** A team of any size answers in pages: the first `limit` by name, narrowed by `search`. */
 export const UsersQuerySchema = z.object({
@@ -20,7 +20,7 @@ export function registerUsersRoutes(
   app.get('/api/users', async (request): Promise<{ users: UserProfile[] }> => {
     await deps.viewers.requireViewer(request);
     const query = parseInput(UsersQuerySchema, request.query);
-    let select = deps.db.selectFrom('users').select(['id', 'display_name', 'photo_url', 'online']);
+    let select = selectUserProfiles(deps.db);
     if (query.search?.trim()) select = select.where(nameContains(query.search.trim()));
     const rows = await select.orderBy('display_name').orderBy('id').limit(query.limit).execute();
     return { users: rows.map(toUserProfile) };
