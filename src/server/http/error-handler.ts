@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { AppError } from './app-error';
 
-function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {
+/** The API's error body (ErrorBody in src/common). */
+export function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {
   return { error: { code, message, ...extra } };
 }
 

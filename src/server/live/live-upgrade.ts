@@ -2,9 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { LIVE_PATH, messages, type ErrorBody } from '../../common';
+import { LIVE_PATH, messages } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import { AppError, notFound, unauthenticated } from '../http/app-error';
+import { bodyOf } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
 
 /** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
@@ -16,7 +17,7 @@ function refuse(socket: Duplex, error: AppError): void {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { code: error.code, message: error.message } } satisfies ErrorBody);
+  const body = JSON.stringify(bodyOf(error.code, error.message));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
       'Connection: close\r\n' +
