@@ -32,7 +32,13 @@ export interface HttpResult {
 
 export function httpRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    /** Give up (reject) when the socket is idle this long; unset waits for ever. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
@@ -57,6 +63,9 @@ export function httpRequest(
       },
     );
     request.on('error', reject);
+    if (options.timeoutMs !== undefined) {
+      request.setTimeout(options.timeoutMs, () => request.destroy(new Error('request timed out')));
+    }
     request.end(body);
   });
 }
