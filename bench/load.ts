@@ -44,6 +44,9 @@ interface StepResult {
   rssEnd: number;
   loadBefore: number[];
   loadAfter: number[];
+  /** CPU time over the run, as a share of one core: the server's and the bench client's own. */
+  serverCpu: number;
+  clientCpu: number;
 }
 
 /** Think time with ±50 % jitter, so users do not act in lockstep. */
@@ -101,6 +104,8 @@ async function runStep(options: {
     rssEnd: 0,
     loadBefore: os.loadavg(),
     loadAfter: [],
+    serverCpu: 0,
+    clientCpu: 0,
   };
   const projectIds = [...options.projectIds];
   const userIds = sessions.map((session) => session.uid);
@@ -120,7 +125,10 @@ async function runStep(options: {
     const sampler = setInterval(() => {
       result.rssMax = Math.max(result.rssMax, server.rss());
     }, 1000);
-    const deadline = nowMs() + seconds * 1000;
+    const startedAt = nowMs();
+    const serverCpuBefore = await server.cpuMs();
+    const clientCpuBefore = process.cpuUsage();
+    const deadline = startedAt + seconds * 1000;
     // Bounded by count as well as by time: a user cannot act more often than its think time allows.
     const maxActions = Math.ceil((seconds * 1000) / (THINK_MS / 2)) + 1;
 
@@ -187,6 +195,10 @@ async function runStep(options: {
       }),
     );
     clearInterval(sampler);
+    const wall = nowMs() - startedAt;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    result.clientCpu = (clientCpu.user + clientCpu.system) / 1000 / wall;
+    result.serverCpu = ((await server.cpuMs()) - serverCpuBefore) / wall;
     result.rssEnd = server.rss();
     result.rssMax = Math.max(result.rssMax, result.rssEnd);
   } finally {
@@ -203,7 +215,8 @@ async function runStep(options: {
     `${users} users × ${seconds} s: ${result.latencies.length} requests, avg ${fmt(average)} ms, ` +
       `p99 ${fmt(percentile(result.latencies, 99))} ms, ${result.errors} errors, ${result.liveDrops} live ` +
       `drops, ${result.lost} lost of ${result.ackedProjects.length + result.ackedComments.length}, ` +
-      `RSS max ${fmt(result.rssMax / MiB, 0)} MiB, load ${result.loadAfter.map((value) => fmt(value, 2)).join(' / ')}`,
+      `RSS max ${fmt(result.rssMax / MiB, 0)} MiB, CPU server ${fmt(result.serverCpu * 100, 0)} % ` +
+      `client ${fmt(result.clientCpu * 100, 0)} %, load ${result.loadAfter.map((value) => fmt(value, 2)).join(' / ')}`,
   );
   for (const sample of result.errorSamples) options.log(`  error: ${sample}`);
   return result;
@@ -280,6 +293,7 @@ export const load: Benchmark = {
           `${fmt(step.latencies.length / step.seconds, 0)} | ${fmt(average)} | ` +
           `${fmt(percentile(step.latencies, 50))} | ${fmt(p99)} | ${fmt(Math.max(...step.latencies), 0)} | ` +
           `${step.errors} / ${step.liveDrops} | ${step.lost} of ${acked} | ${fmt(step.rssMax / MiB, 0)} MiB | ` +
+          `${fmt(step.serverCpu * 100, 0)} % / ${fmt(step.clientCpu * 100, 0)} % | ` +
           `${step.loadAfter.map((value) => fmt(value, 2)).join(' / ')} | ${kinds} |`,
       );
     }
@@ -304,8 +318,8 @@ export const load: Benchmark = {
       ],
       figures,
       details: [
-        '| users | requests | req/s | avg ms | p50 ms | p99 ms | max ms | errors / live drops | lost | RSS max | load avg after | avg / p99 ms by kind |',
-        '|---|---|---|---|---|---|---|---|---|---|---|---|',
+        '| users | requests | req/s | avg ms | p50 ms | p99 ms | max ms | errors / live drops | lost | RSS max | CPU server / client | load avg after | avg / p99 ms by kind |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
       ],
     };
