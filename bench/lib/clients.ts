@@ -38,6 +38,8 @@ export function httpRequest(
     body?: Buffer | string;
     /** Give up (reject) when the socket is idle this long; unset waits for ever. */
     timeoutMs?: number;
+    /** Defaults to `keepAliveAgent`. */
+    agent?: http.Agent;
   } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
@@ -46,7 +48,7 @@ export function httpRequest(
       url,
       {
         method: options.method ?? 'GET',
-        agent: keepAliveAgent,
+        agent: options.agent ?? keepAliveAgent,
         headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...options.headers },
       },
       (response) => {
