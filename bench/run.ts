@@ -14,6 +14,7 @@ import { comments } from './comments';
 import { createLatency } from './create-latency';
 import { fanout } from './fanout';
 import { listThroughput } from './list-throughput';
+import { load } from './load';
 import { memory } from './memory';
 import { machineInfo } from './lib/machine';
 import { renderReport, type ReportInput } from './lib/report';
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   scale,
   web,
   storage,
+  load,
 ];
 
 const { values } = parseArgs({

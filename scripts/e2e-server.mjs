@@ -17,11 +17,14 @@ if (!existsSync(path.resolve('dist/web/index.html'))) {
   process.exit(1);
 }
 
-const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-'));
-process.on('exit', () => rmSync(tempDir, { recursive: true, force: true }));
+// A test that restarts the server on the same data (e2e/restart.spec.ts) names the dir in E2E_TEMP_DIR:
+// the data then outlives this process, and that test removes the dir.
+const keptDir = process.env.E2E_TEMP_DIR;
+const tempDir = keptDir ?? mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-'));
+if (!keptDir) process.on('exit', () => rmSync(tempDir, { recursive: true, force: true }));
 const dataDir = path.join(tempDir, 'data');
 const webRoot = path.join(tempDir, 'web');
-mkdirSync(dataDir);
+mkdirSync(dataDir, { recursive: true });
 cpSync(path.resolve('dist/web'), webRoot, { recursive: true });
 
 const { loadConfig } = await import('../src/server/config.ts');

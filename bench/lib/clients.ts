@@ -32,7 +32,15 @@ export interface HttpResult {
 
 export function httpRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    /** Give up (reject) when the socket is idle this long; unset waits for ever. */
+    timeoutMs?: number;
+    /** Defaults to `keepAliveAgent`. */
+    agent?: http.Agent;
+  } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
@@ -40,7 +48,7 @@ export function httpRequest(
       url,
       {
         method: options.method ?? 'GET',
-        agent: keepAliveAgent,
+        agent: options.agent ?? keepAliveAgent,
         headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...options.headers },
       },
       (response) => {
@@ -57,6 +65,9 @@ export function httpRequest(
       },
     );
     request.on('error', reject);
+    if (options.timeoutMs !== undefined) {
+      request.setTimeout(options.timeoutMs, () => request.destroy(new Error('request timed out')));
+    }
     request.end(body);
   });
 }

@@ -83,6 +83,18 @@ export const GAPS: Record<string, string> = {
     'SDK client and the preload first in main.tsx sends both ≈ 40 ms earlier but cost 0.4 kB of gzip in ' +
     'a side experiment), the chunk’s round trip when it ends after the session’s, and ≈ 100–140 ms of ' +
     'React DOM creating the 50 cards and their avatars.',
+  load:
+    'Profiled at 500 users (`--profile`, 20 s, Nov 2026, load average ≈ 10 from other work on the 2 ' +
+    'cores): the server’s main thread was busy in 90 % of its (wall-clock) samples but used only ≈ 50 % ' +
+    'of a core, so most of the latency was waiting to be scheduled. Of its samples: ≈ 24 % is the live fan-out of ' +
+    'creates (every create changes the first page every dashboard shows; `LiveHub.flush` → one `ws` ' +
+    '`writev` per socket, ≈ 12,500 socket writes a second at 25 creates/s × 500 sockets; comments do ' +
+    'not re-run list queries), ≈ 12 % SQLite statements, ≈ 8 % Fastify’s `onSend` chain (security ' +
+    'headers built per request, see the list row), ≈ 5 % the session lookup of every request ' +
+    '(`findLiveSession`). Per request that was ≈ 2.3 ms of CPU (inflated by the contention), so 500 ' +
+    'users (≈ 450 requests/s) need about a whole core: the goal needs a quiet core and a cheaper ' +
+    'request path. Levers: write fan-out frames from ' +
+    'worker threads (see fanout-sqlite), headers once per route, a short-lived session cache.',
   storage:
     'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
     '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +

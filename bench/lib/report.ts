@@ -124,6 +124,18 @@ const BUDGET: BudgetRow[] = [
     met: ([ratio]) => (ratio ?? 0) >= 0.5,
     peer: '—',
   },
+  {
+    id: 'load',
+    what: '500 users × 60 s mixed workload, each with a live dashboard (SQLite)',
+    target: 'average < 50 ms, p99 < 500 ms, no errors, nothing lost',
+    figures: ['load.500.avg', 'load.500.p99', 'load.500.errors', 'load.500.lost', 'load.500.rss'],
+    measured: ([average, p99, errors, lost, rss]) =>
+      `average ${fmt(average)} ms, p99 ${fmt(p99)} ms, ${fmt(errors, 0)} errors, ${fmt(lost, 0)} lost ` +
+      `(RSS ${fmt(rss, 0)} MiB)`,
+    met: ([average, p99, errors, lost]) =>
+      (average ?? Infinity) < 50 && (p99 ?? Infinity) < 500 && errors === 0 && lost === 0,
+    peer: '—',
+  },
 ];
 
 export interface ReportInput {

@@ -55,6 +55,11 @@ export interface SeededUser {
   email: string;
   password: string;
   displayName: string;
+  /**
+   * The session the signup opened (its raw token, the `dojo_session` cookie's value): benchmarks sign in
+   * hundreds of clients with these instead of an API login each. Empty for a user reused from an earlier run.
+   */
+  sessionToken: string;
 }
 
 export interface SeedResult {
@@ -152,7 +157,13 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       const existing = await findUserByEmailKey(db, email.toLowerCase());
       if (existing) {
         viewers[index] = viewerOf(existing.id, email, existing.display_name, existing.photo_url, '');
-        users[index] = { uid: existing.id, email, password, displayName: existing.display_name };
+        users[index] = {
+          uid: existing.id,
+          email,
+          password,
+          displayName: existing.display_name,
+          sessionToken: '',
+        };
         return;
       }
       const signedIn = await auth.signUp({
@@ -161,7 +172,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       });
       const { uid, photoURL } = signedIn.user;
       viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));
-      users[index] = { uid, email, password, displayName };
+      users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
       created += 1;
     });
     const usersMs = nowMs() - started;

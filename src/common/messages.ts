@@ -48,4 +48,5 @@ export const messages = {
   payloadTooLarge: 'The request is too large.',
   internal: 'Something went wrong on our side. Please try again.',
   network: 'Could not reach the server. Check your connection and try again.',
+  reconnecting: 'Reconnecting…',
 } as const;

@@ -7,7 +7,7 @@ import { createStorage, type Storage, type TokenProvider } from './storage';
 
 export { DojoError } from './errors';
 export type { AuthListener, SignUpInput } from './auth';
-export type { LiveObserver, SocketFactory, SocketLike } from './live';
+export type { LiveObserver, LiveStatus, SocketFactory, SocketLike } from './live';
 export { applyChanges } from './live';
 
 /** A WebSocket constructor: the browser's, or `ws` in Node (which also takes headers). */

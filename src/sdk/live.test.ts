@@ -1,6 +1,6 @@
-import { describe, it, expect } from 'vitest';
-import type { LiveChange, LiveDoc } from '../common';
-import { applyChanges } from './live';
+import { afterEach, describe, it, expect, vi } from 'vitest';
+import { dashboardQuery, type LiveChange, type LiveDoc } from '../common';
+import { applyChanges, LiveClient, type LiveStatus, type SocketLike } from './live';
 
 interface Doc extends LiveDoc {
   id: string;
@@ -168,5 +168,81 @@ describe('applyChanges', () => {
       expect(applyChanges(previous, changes), `round ${round}`).toEqual(next);
       expect(previous, `round ${round} input untouched`).toEqual(snapshot);
     }
+  });
+});
+
+/** A socket the test opens and closes by hand; the client under test is the real one. */
+class HandSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(): void {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+}
+
+describe('LiveClient reconnects', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reports its status, retries with growing jittered delays, and resubscribes once back', () => {
+    vi.useFakeTimers();
+    const sockets: HandSocket[] = [];
+    const client = new LiveClient(
+      'ws://server/live',
+      () => {
+        const socket = new HandSocket();
+        sockets.push(socket);
+        return socket;
+      },
+      () => undefined,
+    );
+    const statuses: LiveStatus[] = [];
+    client.onStatusChanged((status) => statuses.push(status));
+    client.subscribe(dashboardQuery('all', 'u1', 50), { next: () => undefined });
+    client.setEnabled(true);
+    sockets[0]?.open();
+    expect(sockets[0]?.sent).toHaveLength(1);
+
+    // The server goes away: every failed attempt waits longer, within [delay / 2, delay].
+    sockets[0]?.close();
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 8; attempt += 1) {
+      const before = Date.now();
+      while (sockets.length === attempt) vi.advanceTimersByTime(1);
+      waits.push(Date.now() - before);
+      sockets[attempt]?.close();
+    }
+    const ceilings = [250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000];
+    waits.forEach((wait, index) => {
+      expect(wait).toBeGreaterThanOrEqual((ceilings[index] ?? 0) / 2);
+      expect(wait).toBeLessThanOrEqual((ceilings[index] ?? 0) + 1);
+    });
+    expect(client.status).toBe('reconnecting');
+
+    // Back: the subscription is sent again on the new socket, and the delays start over.
+    while (sockets.length === 9) vi.advanceTimersByTime(1);
+    sockets[9]?.open();
+    expect(sockets[9]?.sent).toEqual(sockets[0]?.sent);
+    expect(statuses).toEqual(['connecting', 'online', 'reconnecting', 'online']);
+    sockets[9]?.close();
+    const before = Date.now();
+    while (sockets.length === 10) vi.advanceTimersByTime(1);
+    expect(Date.now() - before).toBeLessThanOrEqual(251);
+
+    client.setEnabled(false);
+    expect(client.status).toBe('offline');
   });
 });

@@ -26,6 +26,13 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
+/**
+ * `offline`: signed out, no socket wanted. `connecting`: the first attempt. `online`: the socket is open
+ * and every subscription was sent again. `reconnecting`: the socket was lost (or never opened) and the
+ * client is retrying; results shown meanwhile may be stale.
+ */
+export type LiveStatus = 'offline' | 'connecting' | 'online' | 'reconnecting';
+
 interface Subscription {
   target: LiveTarget;
   observer: LiveObserver;
@@ -47,6 +54,8 @@ export class LiveClient {
   private reconnectAttempts = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private enabled = false;
+  private currentStatus: LiveStatus = 'offline';
+  private readonly statusListeners = new Set<(status: LiveStatus) => void>();
 
   constructor(
     private readonly url: string,
@@ -75,6 +84,7 @@ export class LiveClient {
       const socket = this.socket;
       this.socket = null;
       socket?.close(1000, 'signed out');
+      this.setStatus('offline');
     }
   }
 
@@ -87,13 +97,31 @@ export class LiveClient {
     return this.socket?.readyState === OPEN;
   }
 
+  get status(): LiveStatus {
+    return this.currentStatus;
+  }
+
+  /** Calls `listener` on every change of `status`; returns the function that stops it. */
+  onStatusChanged(listener: (status: LiveStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private setStatus(status: LiveStatus): void {
+    if (status === this.currentStatus) return;
+    this.currentStatus = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+
   private ensureSocket(): void {
     if (!this.enabled || this.socket || this.reconnectTimer) return;
+    if (this.currentStatus === 'offline') this.setStatus('connecting');
     const socket = this.createSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
       this.reconnectAttempts = 0;
       for (const [id, { target }] of this.subscriptions) this.send({ type: 'subscribe', id, target });
+      this.setStatus('online');
     };
     socket.onmessage = (event) => this.handleMessage(String(event.data));
     socket.onerror = () => undefined;
@@ -106,6 +134,7 @@ export class LiveClient {
 
   private scheduleReconnect(): void {
     if (!this.enabled) return;
+    this.setStatus('reconnecting');
     const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** this.reconnectAttempts);
     this.reconnectAttempts += 1;
     // Jitter so a restarted server is not hit by every tab at the same instant.

@@ -31,7 +31,7 @@ const namesIn = (docs: UserProfile[]) => docs.map((user) => user.displayName);
 beforeAll(async () => {
   server = await startTestServer();
   viewer = await signUpClient(server.url, `viewer ${tag}`);
-  for (const name of Object.values(names)) await signUpClient(server.url, name);
+  await Promise.all(Object.values(names).map((name) => signUpClient(server.url, name)));
   const lister = await postSignup(server.url, { email: uniqueEmail('lister'), displayName: `lister ${tag}` });
   cookie = sessionCookieOf(lister);
 });

@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { messages } from '../../common';
 import { useAuthContext } from '../features/auth/auth-context';
 import { UsersPanel } from '../features/users/users-panel';
+import { ConnectionStatus } from './connection-status';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
 import './layout.css';
@@ -17,6 +18,7 @@ export function Layout({ children }: { children: ReactNode }) {
       {user && <Sidebar user={user} />}
       <div className="container">
         <Navbar />
+        {user && <ConnectionStatus />}
         <main id="main" className="main" tabIndex={-1}>
           <Suspense fallback={<p className="page-loading">{messages.loading}</p>}>{children}</Suspense>
         </main>
