@@ -159,9 +159,10 @@ export function ProjectComments({ projectId }: { projectId: string }) {
   const { comments, hasOlder, loadOlder, loadingOlder, olderError } = useProjectComments(projectId);
   const focusIdRef = useRef<string | null>(null);
   const handleLoadOlder = async () => {
-    const loaded = await loadOlder();
+    const { loaded, last } = await loadOlder();
     const first = loaded[0];
-    if (first) focusIdRef.current = first.id;
+    // While older pages remain the button stays, focused; with the last one it goes, and focus with it.
+    if (last && first) focusIdRef.current = first.id;
   };
   return (
     <section className="project-comments" aria-labelledby="project-comments-heading">

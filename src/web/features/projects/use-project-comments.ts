@@ -57,9 +57,12 @@ export function useProjectComments(projectId: string) {
   const hasOlder =
     current.ready && !current.olderExhausted && current.comments.length >= COMMENTS_PAGE_SIZE;
 
-  /** Loads the next older page; resolves to the comments it added, oldest first ([] on failure). */
-  const loadOlder = async (): Promise<Comment[]> => {
-    if (!oldest || loadingOlder) return [];
+  /**
+   * Loads the next older page; resolves to its comments, oldest first, and whether it was the oldest
+   * (nothing on failure: `olderError` says why).
+   */
+  const loadOlder = async (): Promise<{ loaded: Comment[]; last: boolean }> => {
+    if (!oldest || loadingOlder) return { loaded: [], last: false };
     setLoadingOlder(true);
     setOlderError(null);
     try {
@@ -76,10 +79,10 @@ export function useProjectComments(projectId: string) {
           olderExhausted: page.nextCursor === null,
         };
       });
-      return page.comments.toReversed();
+      return { loaded: page.comments.toReversed(), last: page.nextCursor === null };
     } catch (error) {
       setOlderError(errorMessage(error));
-      return [];
+      return { loaded: [], last: false };
     } finally {
       setLoadingOlder(false);
     }
