@@ -14,6 +14,7 @@ import { comments } from './comments';
 import { createLatency } from './create-latency';
 import { fanout } from './fanout';
 import { listThroughput } from './list-throughput';
+import { liveCaps } from './live-caps';
 import { memory } from './memory';
 import { machineInfo } from './lib/machine';
 import { renderReport, type ReportInput } from './lib/report';
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   scale,
   web,
   storage,
+  liveCaps,
 ];
 
 const { values } = parseArgs({
