@@ -34,7 +34,11 @@ const EnvSchema = z.object({
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
-  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET),
+  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET),
   LIVE_MAX_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(LIVE_MAX_SOCKETS_PER_SESSION),
   LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(LIVE_MAX_SOCKETS_PER_USER),
   PROJECT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(PROJECT_CREATES_PER_MINUTE),

@@ -44,7 +44,10 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number }
     throw invalidArgument({ where: 'Comments are read by projectId (==).' }, messages.badRequest);
   }
   if (query.orderBy && (query.orderBy.field !== 'createdAt' || query.orderBy.direction !== 'desc')) {
-    throw invalidArgument({ orderBy: 'Comments are read newest first (createdAt desc).' }, messages.badRequest);
+    throw invalidArgument(
+      { orderBy: 'Comments are read newest first (createdAt desc).' },
+      messages.badRequest,
+    );
   }
   const limit = query.limit ?? COMMENTS_PAGE_SIZE;
   if (limit > COMMENTS_PAGE_MAX) {

@@ -66,7 +66,7 @@ export const projectsRouteDocs: RouteDoc[] = [
     tag,
     summary: "A page of the project's comments, newest first",
     description:
-      'Pass the answer\'s `nextCursor` as `before` for the next older page; `nextCursor` is null on the ' +
+      "Pass the answer's `nextCursor` as `before` for the next older page; `nextCursor` is null on the " +
       'oldest page. The newest page is also a live query (`comments`, docs/api.md).',
     auth: 'session-or-token',
     params: IdParamsSchema,

@@ -53,12 +53,16 @@ export function registerProjectsRoutes(
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.post('/api/projects', { config: createLimit }, async (request, reply): Promise<{ project: Project }> => {
-    const viewer = await viewers.requireViewer(request);
-    const project = await projects.create(viewer, request.body);
-    reply.status(201);
-    return { project };
-  });
+  app.post(
+    '/api/projects',
+    { config: createLimit },
+    async (request, reply): Promise<{ project: Project }> => {
+      const viewer = await viewers.requireViewer(request);
+      const project = await projects.create(viewer, request.body);
+      reply.status(201);
+      return { project };
+    },
+  );
 
   app.get('/api/projects/:id', async (request): Promise<{ project: Project }> => {
     await viewers.requireViewer(request);

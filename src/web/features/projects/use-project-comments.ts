@@ -54,8 +54,7 @@ export function useProjectComments(projectId: string) {
 
   const current = known.projectId === projectId ? known : nothingYet(projectId);
   const oldest = current.comments.at(-1);
-  const hasOlder =
-    current.ready && !current.olderExhausted && current.comments.length >= COMMENTS_PAGE_SIZE;
+  const hasOlder = current.ready && !current.olderExhausted && current.comments.length >= COMMENTS_PAGE_SIZE;
 
   /**
    * Loads the next older page; resolves to its comments, oldest first, and whether it was the oldest
