@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Project } from '../src/common';
-import { api, httpRequest, signUpMany } from './lib/clients';
+import { COMMENTS_PAGE_MAX, type Comment, type CommentPage, type Project } from '../src/common';
+import { api, httpRequest, signUpMany, type Session } from './lib/clients';
 import { seed } from './lib/seeder';
 import { startServer } from './lib/server-process';
 import { figure, fmt } from './lib/stats';
@@ -8,6 +8,24 @@ import type { Benchmark } from './lib/types';
 
 const CLIENTS = 50;
 const PER_CLIENT = 20;
+
+/** Every comment of a project in commit order, read back page by page (the API serves newest first). */
+async function allComments(baseUrl: string, session: Session, projectId: string): Promise<Comment[]> {
+  const comments: Comment[] = [];
+  let before: string | null = null;
+  do {
+    const query: string = `limit=${COMMENTS_PAGE_MAX}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    const page: CommentPage = await api<CommentPage>(
+      baseUrl,
+      session,
+      'GET',
+      `/api/projects/${projectId}/comments?${query}`,
+    );
+    comments.unshift(...page.comments.toReversed());
+    before = page.nextCursor;
+  } while (before !== null);
+  return comments;
+}
 
 export const comments: Benchmark = {
   id: 'comments',
@@ -48,9 +66,7 @@ export const comments: Benchmark = {
           }),
         );
         const elapsed = performance.now() - started;
-        const stored =
-          (await api<{ project: Project }>(server.url, owner, 'GET', `/api/projects/${project.id}`)).project
-            .comments ?? [];
+        const stored = await allComments(server.url, owner, project.id);
         const ours = stored.filter((comment) => comment.content.startsWith(`${tag} `));
         let ordered = 0;
         for (let client = 0; client < CLIENTS; client += 1) {

@@ -15,6 +15,7 @@ import { createLatency } from './create-latency';
 import { fanout } from './fanout';
 import { listThroughput } from './list-throughput';
 import { load } from './load';
+import { liveCaps } from './live-caps';
 import { memory } from './memory';
 import { machineInfo } from './lib/machine';
 import { renderReport, type ReportInput } from './lib/report';
@@ -34,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   web,
   storage,
   load,
+  liveCaps,
 ];
 
 const { values } = parseArgs({

@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const E2E_AUTH_RATE_LIMIT_PER_MINUTE = 10_000;
+// Likewise the per-user write limits: one e2e user may seed dozens of projects and comments.
+const E2E_WRITES_PER_MINUTE = 10_000;
 
 if (!existsSync(path.resolve('dist/web/index.html'))) {
   console.error('e2e-server: dist/web/index.html is missing; build the web app first (npm run build).');
@@ -38,7 +40,14 @@ if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_UR
 
 let app;
 try {
-  const config = { ...loadConfig(env), webRoot, authRateLimitPerMinute: E2E_AUTH_RATE_LIMIT_PER_MINUTE };
+  const config = {
+    ...loadConfig(env),
+    webRoot,
+    authRateLimitPerMinute: E2E_AUTH_RATE_LIMIT_PER_MINUTE,
+    projectCreatesPerMinute: E2E_WRITES_PER_MINUTE,
+    commentsPerMinute: E2E_WRITES_PER_MINUTE,
+    uploadsPerMinute: E2E_WRITES_PER_MINUTE,
+  };
   app = await createApp(config);
   const url = await app.listen();
   console.log(`e2e-server: listening on ${url} (DATA_DIR ${dataDir})`);

@@ -136,6 +136,16 @@ const BUDGET: BudgetRow[] = [
       (average ?? Infinity) < 50 && (p99 ?? Infinity) < 500 && errors === 0 && lost === 0,
     peer: '—',
   },
+  {
+    id: 'live-caps',
+    what: '`GET /api/health` while one user at the live caps sees projects created',
+    target: 'p99 < 50 ms',
+    figures: ['liveCaps.healthP99', 'liveCaps.healthP50', 'liveCaps.subscriptions'],
+    measured: ([p99, p50, groups]) =>
+      `p99 ${fmt(p99, 2)} ms (p50 ${fmt(p50, 2)} ms; ${fmt(groups, 0)} query groups)`,
+    met: ([p99]) => (p99 ?? Infinity) < 50,
+    peer: '—',
+  },
 ];
 
 export interface ReportInput {

@@ -79,6 +79,13 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     LOG_LEVEL: 'warn',
     // Benchmarks sign in hundreds of clients from 127.0.0.1; the limit has its own tests.
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Likewise one user creates hundreds of projects, and thousands of sockets share a few sessions;
+    // the live caps bench passes the product's defaults back (bench/live-caps.ts).
+    PROJECT_CREATES_PER_MINUTE: '1000000',
+    COMMENTS_PER_MINUTE: '1000000',
+    UPLOADS_PER_MINUTE: '1000000',
+    LIVE_MAX_SOCKETS_PER_SESSION: '1000000',
+    LIVE_MAX_SOCKETS_PER_USER: '1000000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.webRoot ? { BENCH_WEB_ROOT: options.webRoot } : {}),
     ...options.env,

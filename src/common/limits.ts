@@ -19,3 +19,20 @@ export const STORAGE_LIST_MAX_RESULTS = 1000;
 
 /** Presence: a user without any live connection is marked offline after this long. */
 export const PRESENCE_GRACE_MS = 60_000;
+
+/**
+ * Live data, per server instance (the config can change each): subscriptions one socket may hold, and
+ * sockets one session (browser) and one user may hold at once. See docs/security.md, "Live connections".
+ */
+export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
+export const LIVE_MAX_SOCKETS_PER_SESSION = 20;
+export const LIVE_MAX_SOCKETS_PER_USER = 50;
+
+/** Comments are read newest first, a page at a time, live (the newest page) and over HTTP (older ones). */
+export const COMMENTS_PAGE_SIZE = 20;
+export const COMMENTS_PAGE_MAX = 100;
+
+/** Default writes per user per minute (the config can change each); answered 429 with Retry-After. */
+export const PROJECT_CREATES_PER_MINUTE = 30;
+export const COMMENTS_PER_MINUTE = 60;
+export const UPLOADS_PER_MINUTE = 60;

@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
  * The client → server messages of the live-data protocol (live-protocol.ts), validated by the server.
  * Built when this module is imported, hence apart from the protocol's zod-free constants and types.
  */
-export const LiveCollectionSchema = z.enum(['users', 'projects']);
+export const LiveCollectionSchema = z.enum(['users', 'projects', 'comments']);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
 
 const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));

@@ -7,6 +7,13 @@ import type { ErrorCode } from './errors';
  */
 export const LIVE_PATH = '/live';
 
+/** Close codes of a live socket besides the standard ones (1001 shutting down, 1009 message too big). */
+export const LIVE_CLOSE_CODES = {
+  signedOut: 4001,
+  /** Refused: the session or the user already holds as many sockets as the server allows. */
+  tooManySockets: 4008,
+} as const;
+
 export type LiveChangeType = 'added' | 'modified' | 'removed';
 
 export interface LiveDoc {

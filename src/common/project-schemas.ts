@@ -51,6 +51,7 @@ export type UserRef = z.infer<typeof UserRefSchema>;
 
 export const CommentSchema = z.object({
   id: z.string(),
+  projectId: z.string(),
   authorId: z.string(),
   displayName: z.string(),
   photoURL: z.string(),
@@ -59,7 +60,10 @@ export const CommentSchema = z.object({
 });
 export type Comment = z.infer<typeof CommentSchema>;
 
-/** A project as the spec shapes it (§3). `comments` is present on single-project reads only: lists stay light. */
+/**
+ * A project as the spec shapes it (§3). Its comments are not part of it: they are read a page at a time
+ * (`GET /api/projects/{id}/comments`, the live `comments` query), so a new comment never re-sends the rest.
+ */
 export const ProjectSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -72,6 +76,12 @@ export const ProjectSchema = z.object({
   assignedUserIds: z.array(z.string()),
   createdBy: UserRefSchema,
   createdAt: z.string(),
-  comments: z.optional(z.array(CommentSchema)),
 });
 export type Project = z.infer<typeof ProjectSchema>;
+
+/** A page of a project's comments, newest first; `nextCursor` asks for the next older page (null: none). */
+export const CommentPageSchema = z.object({
+  comments: z.array(CommentSchema),
+  nextCursor: z.nullable(z.string()),
+});
+export type CommentPage = z.infer<typeof CommentPageSchema>;

@@ -51,3 +51,14 @@ export function dashboardQuery(filter: DashboardFilter, uid: string, limit: numb
     limit,
   };
 }
+
+/** The live query of a project's newest comments, newest first (older pages come over HTTP). */
+export function projectCommentsQuery(projectId: string, limit: number) {
+  return {
+    kind: 'query' as const,
+    collection: 'comments' as const,
+    where: [{ field: 'projectId', op: '==' as const, value: projectId }],
+    orderBy: { field: 'createdAt', direction: 'desc' as const },
+    limit,
+  };
+}

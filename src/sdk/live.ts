@@ -119,7 +119,6 @@ export class LiveClient {
     const socket = this.createSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
-      this.reconnectAttempts = 0;
       for (const [id, { target }] of this.subscriptions) this.send({ type: 'subscribe', id, target });
       this.setStatus('online');
     };
@@ -191,6 +190,9 @@ export class LiveClient {
         this.onSignedOut();
         return;
       case 'welcome':
+        // Only an accepted socket resets the backoff: one refused right after opening (too many tabs,
+        // close code 4008) keeps backing off instead of reconnecting four times a second.
+        this.reconnectAttempts = 0;
         return;
     }
   }

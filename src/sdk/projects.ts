@@ -1,4 +1,4 @@
-import type { AddCommentInput, Comment, CreateProjectInput, Project } from '../common';
+import type { AddCommentInput, Comment, CommentPage, CreateProjectInput, Project } from '../common';
 import type { Transport } from './transport';
 
 /** Project writes; reads are live subscriptions (`subscribe`). */
@@ -18,6 +18,22 @@ export class ProjectsClient {
   /** 'Mark as Complete': deletes the project; only its creator may. */
   async complete(id: string): Promise<void> {
     await this.transport.request<void>('DELETE', `/api/projects/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * A page of a project's comments, newest first. Pass the previous page's `nextCursor` as `before` for
+   * the next older one; the newest page is also live (`subscribe(projectCommentsQuery(id, limit), …)`).
+   */
+  async listComments(
+    projectId: string,
+    page: { before?: string | null; limit?: number } = {},
+  ): Promise<CommentPage> {
+    const query = new URLSearchParams();
+    if (page.before) query.set('before', page.before);
+    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    const search = query.toString();
+    const path = `/api/projects/${encodeURIComponent(projectId)}/comments${search ? `?${search}` : ''}`;
+    return this.transport.request<CommentPage>('GET', path);
   }
 
   async addComment(projectId: string, input: AddCommentInput): Promise<Comment> {

@@ -34,7 +34,7 @@ import { registerStorageRoutes } from './storage/storage-routes';
 import { StorageService } from './storage/storage-service';
 import { registerUsersRoutes } from './users/users-routes';
 import { PresenceService } from './presence/presence-service';
-import { projectsLiveSource } from './projects/projects-live-source';
+import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { ProjectsService } from './projects/projects-service';
 import { newId } from './shared/ids';
@@ -111,8 +111,13 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const hub = new LiveHub({
     db,
     bus,
-    sources: { ...baseLiveSources, projects: projectsLiveSource },
+    sources: { ...baseLiveSources, projects: projectsLiveSource, comments: commentsLiveSource },
     log: server.log,
+    limits: {
+      maxSubscriptionsPerSocket: config.liveMaxSubscriptionsPerSocket,
+      maxSocketsPerSession: config.liveMaxSocketsPerSession,
+      maxSocketsPerUser: config.liveMaxSocketsPerUser,
+    },
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
@@ -159,7 +164,11 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
   registerAuthRoutes(server, { auth, viewers, rateLimitPerMinute: config.authRateLimitPerMinute });
   registerUsersRoutes(server, { db, viewers });
-  registerProjectsRoutes(server, { projects, viewers });
+  registerProjectsRoutes(server, {
+    projects,
+    viewers,
+    rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
+  });
   registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
   const liveUpgrades = acceptLiveUpgrades({
     server: server.server,

@@ -1,5 +1,13 @@
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
+import {
+  COMMENTS_PER_MINUTE,
+  LIVE_MAX_SOCKETS_PER_SESSION,
+  LIVE_MAX_SOCKETS_PER_USER,
+  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+  PROJECT_CREATES_PER_MINUTE,
+  UPLOADS_PER_MINUTE,
+} from '../common';
 import { ConfigError, loadConfig } from './config';
 
 /** Runs loadConfig expecting a ConfigError and returns it. */
@@ -27,6 +35,19 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBeUndefined();
     expect(config.storageBucket).toBe('dojo');
     expect(config.appCheckEnforced).toBe(false);
+  });
+
+  it('takes the live caps and write limits from limits.ts unless the environment sets them', () => {
+    const defaults = loadConfig({});
+    expect(defaults.liveMaxSubscriptionsPerSocket).toBe(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET);
+    expect(defaults.liveMaxSocketsPerSession).toBe(LIVE_MAX_SOCKETS_PER_SESSION);
+    expect(defaults.liveMaxSocketsPerUser).toBe(LIVE_MAX_SOCKETS_PER_USER);
+    expect(defaults.projectCreatesPerMinute).toBe(PROJECT_CREATES_PER_MINUTE);
+    expect(defaults.commentsPerMinute).toBe(COMMENTS_PER_MINUTE);
+    expect(defaults.uploadsPerMinute).toBe(UPLOADS_PER_MINUTE);
+    const set = loadConfig({ LIVE_MAX_SOCKETS_PER_USER: '5', COMMENTS_PER_MINUTE: '7' });
+    expect([set.liveMaxSocketsPerUser, set.commentsPerMinute]).toEqual([5, 7]);
+    expect(problemFor(configError({ UPLOADS_PER_MINUTE: '0' }), 'UPLOADS_PER_MINUTE')).toHaveLength(1);
   });
 
   it('does not read process.env when given an environment', () => {

@@ -1,5 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  COMMENTS_PER_MINUTE,
+  LIVE_MAX_SOCKETS_PER_SESSION,
+  LIVE_MAX_SOCKETS_PER_USER,
+  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+  PROJECT_CREATES_PER_MINUTE,
+  UPLOADS_PER_MINUTE,
+} from '../common';
 
 /**
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
@@ -26,6 +34,16 @@ const EnvSchema = z.object({
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET),
+  LIVE_MAX_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(LIVE_MAX_SOCKETS_PER_SESSION),
+  LIVE_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).default(LIVE_MAX_SOCKETS_PER_USER),
+  PROJECT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(PROJECT_CREATES_PER_MINUTE),
+  COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(COMMENTS_PER_MINUTE),
+  UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOADS_PER_MINUTE),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,6 +66,14 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** How long a user stays online after their last live connection closes without a logout. */
   presenceGraceMs: number;
+  /** Live caps, per instance: subscriptions per socket, sockets per session and per user. */
+  liveMaxSubscriptionsPerSocket: number;
+  liveMaxSocketsPerSession: number;
+  liveMaxSocketsPerUser: number;
+  /** Writes each user may make per minute (shared by every instance on PostgreSQL). */
+  projectCreatesPerMinute: number;
+  commentsPerMinute: number;
+  uploadsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -79,5 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve('dist/web'),
     authRateLimitPerMinute: values.AUTH_RATE_LIMIT_PER_MINUTE,
     presenceGraceMs: values.PRESENCE_GRACE_MS,
+    liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+    liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,
+    liveMaxSocketsPerUser: values.LIVE_MAX_SOCKETS_PER_USER,
+    projectCreatesPerMinute: values.PROJECT_CREATES_PER_MINUTE,
+    commentsPerMinute: values.COMMENTS_PER_MINUTE,
+    uploadsPerMinute: values.UPLOADS_PER_MINUTE,
   };
 }

@@ -53,6 +53,11 @@ export function testDatabaseEngine(): TestDatabaseEngine {
  * limit itself pass `configOverrides: { authRateLimitPerMinute: n }`.
  */
 const TEST_AUTH_RATE_LIMIT_PER_MINUTE = 100_000;
+/**
+ * Likewise for the per-user write limits: suites write hundreds of projects and comments as one user.
+ * Tests of the limits pass low values in `configOverrides`.
+ */
+const TEST_WRITES_PER_MINUTE = 100_000;
 
 const TEST_DATABASE_PREFIX = 'dojo_test_';
 const CONNECTIONS_CLOSE_TIMEOUT_MS = 5_000;
@@ -151,6 +156,9 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       webRoot: undefined,
       logLevel: 'silent',
       authRateLimitPerMinute: TEST_AUTH_RATE_LIMIT_PER_MINUTE,
+      projectCreatesPerMinute: TEST_WRITES_PER_MINUTE,
+      commentsPerMinute: TEST_WRITES_PER_MINUTE,
+      uploadsPerMinute: TEST_WRITES_PER_MINUTE,
       ...options.configOverrides,
     };
     app = await createApp(config);

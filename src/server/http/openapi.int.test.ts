@@ -43,6 +43,6 @@ it('states auth and error responses for each operation', async () => {
   const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as OpenApi;
   const createProject = document.paths['/api/projects']?.post;
   expect(createProject?.security).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
-  expect(Object.keys(createProject?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403']);
+  expect(Object.keys(createProject?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403', '429']);
   expect(document.paths['/api/auth/login']?.post?.security).toEqual([]);
 });

@@ -9,11 +9,8 @@ export interface Change {
   /** `sessions`: the session with this id (its hash) ended; its sockets are signed out everywhere. */
   collection: LiveCollection | 'sessions';
   id: string;
-  /**
-   * `comments`: only the document's comments changed, so list queries need not re-run.
-   * `presence`: only a user's `online` flag changed, which no project list shows.
-   */
-  scope?: 'comments' | 'presence';
+  /** `presence`: only a user's `online` flag changed, which no project list shows. */
+  scope?: 'presence';
   /**
    * The document's filterable fields after the change (`null`: it no longer exists), when the publisher
    * knows them. Every instance then tells which list queries the change affects without reading the

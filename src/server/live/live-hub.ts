@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { WebSocket } from 'ws';
 import {
+  LIVE_CLOSE_CODES,
   LiveClientMessageSchema,
   messages,
   nameSearchKey,
@@ -22,6 +25,31 @@ import type { LiveSources } from './live-sources';
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** How long a closing socket may take to answer the close handshake during shutdown. */
 const CLOSE_HANDSHAKE_MS = 1000;
+/**
+ * The serial queue runs at most this long before it lets the event loop serve other work (HTTP requests,
+ * socket reads). On SQLite every query is synchronous, so without this one burst of changes over many
+ * query groups would hold every other request until all of them were re-evaluated.
+ */
+const QUEUE_SLICE_MS = 5;
+
+/** How many sockets each session and each user holds on this instance. */
+class SocketCounts {
+  private readonly counts = new Map<string, number>();
+  get(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+  add(key: string, delta: number): void {
+    const next = this.get(key) + delta;
+    if (next > 0) this.counts.set(key, next);
+    else this.counts.delete(key);
+  }
+}
+
+export interface LiveLimits {
+  maxSubscriptionsPerSocket: number;
+  maxSocketsPerSession: number;
+  maxSocketsPerUser: number;
+}
 
 interface Connection {
   socket: WebSocket;
@@ -153,6 +181,11 @@ export class LiveHub {
   private readonly connections = new Set<Connection>();
   private readonly viewers = new SharedViewers();
   private readonly groups = new Map<string, Group>();
+  private readonly socketsPerSession = new SocketCounts();
+  private readonly socketsPerUser = new SocketCounts();
+  /** Tasks enqueued and not yet finished; a slice starts when the queue turns busy. */
+  private queuedTasks = 0;
+  private sliceStartedAt = 0;
   private pendingChanges: Change[] = [];
   private resyncPending = false;
   private queue: Promise<void> = Promise.resolve();
@@ -166,6 +199,7 @@ export class LiveHub {
       bus: ChangeBus;
       sources: LiveSources;
       log: FastifyBaseLogger;
+      limits: LiveLimits;
       events?: LiveHubEvents;
     },
   ) {
@@ -182,14 +216,34 @@ export class LiveHub {
       socket.terminate();
       return;
     }
+    socket.on('error', terminateOnError);
+    const { limits } = this.deps;
+    if (
+      this.socketsPerSession.get(viewer.sessionHash) >= limits.maxSocketsPerSession ||
+      this.socketsPerUser.get(viewer.uid) >= limits.maxSocketsPerUser
+    ) {
+      // Accepted, then closed with a reason a browser can read (a refused upgrade only shows as 1006).
+      socket.send(
+        JSON.stringify({
+          type: 'error',
+          code: 'too-many-requests',
+          message: messages.tooManyLiveConnections,
+        } satisfies LiveServerMessage),
+      );
+      socket.close(LIVE_CLOSE_CODES.tooManySockets, 'too many live connections');
+      return;
+    }
+    this.socketsPerSession.add(viewer.sessionHash, 1);
+    this.socketsPerUser.add(viewer.uid, 1);
     const connection: Connection = { socket, viewer: this.viewers.acquire(viewer), subscriptions: new Map() };
     this.connections.add(connection);
     this.deps.events?.onConnectionOpened?.(connection.viewer);
     this.send(connection, { type: 'welcome', uid: viewer.uid });
     socket.on('message', (data) => this.handleMessage(connection, String(data)));
-    socket.on('error', terminateOnError);
     socket.on('close', () => {
       if (!this.connections.delete(connection)) return;
+      this.socketsPerSession.add(connection.viewer.sessionHash, -1);
+      this.socketsPerUser.add(connection.viewer.uid, -1);
       for (const subscription of connection.subscriptions.values()) this.removeSubscription(subscription);
       this.viewers.release(connection.viewer);
       this.deps.events?.onConnectionClosed?.(connection.viewer);
@@ -231,7 +285,17 @@ export class LiveHub {
       return;
     }
     const previous = connection.subscriptions.get(message.id);
-    if (previous) this.removeSubscription(previous);
+    if (previous) {
+      this.removeSubscription(previous);
+    } else if (connection.subscriptions.size >= this.deps.limits.maxSubscriptionsPerSocket) {
+      this.send(connection, {
+        type: 'error',
+        id: message.id,
+        code: 'too-many-requests',
+        message: messages.tooManySubscriptions,
+      });
+      return;
+    }
     const source = this.deps.sources[message.target.collection];
     if (!source) {
       this.send(connection, {
@@ -335,13 +399,13 @@ export class LiveHub {
     for (const change of changes) {
       if (change.collection === 'sessions') continue;
       for (const group of this.groups.values()) {
+        await this.yieldWhenSliceUsed();
         const { target } = group;
         if (dirty.has(group) || target.collection !== change.collection) continue;
         if (target.kind === 'doc') {
           if (target.id === change.id) dirty.add(group);
           continue;
         }
-        if (change.scope === 'comments') continue;
         if (group.state.json.has(change.id)) {
           dirty.add(group);
           continue;
@@ -361,6 +425,7 @@ export class LiveHub {
     }
 
     for (const group of dirty) {
+      await this.yieldWhenSliceUsed();
       if (this.groups.get(group.key) !== group) continue;
       let docs: LiveDoc[];
       try {
@@ -408,14 +473,32 @@ export class LiveHub {
     for (const connection of this.connections) {
       if (connection.viewer.sessionHash !== sessionHash) continue;
       this.send(connection, { type: 'signed-out' });
-      connection.socket.close(4001, 'signed out');
+      connection.socket.close(LIVE_CLOSE_CODES.signedOut, 'signed out');
     }
   }
 
   private enqueue(task: () => Promise<void>): void {
+    if (this.queuedTasks === 0) this.sliceStartedAt = performance.now();
+    this.queuedTasks += 1;
     this.queue = this.queue
-      .then(task)
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'live task failed'));
+      .then(async () => {
+        await this.yieldWhenSliceUsed();
+        await task();
+      })
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'live task failed'))
+      .finally(() => {
+        this.queuedTasks -= 1;
+      });
+  }
+
+  /**
+   * Lets the event loop run (timers, I/O, other requests) once the queue has worked for a slice. The
+   * queue stays serial: nothing else of the hub's runs meanwhile, so order and snapshots stay exact.
+   */
+  private async yieldWhenSliceUsed(): Promise<void> {
+    if (performance.now() - this.sliceStartedAt < QUEUE_SLICE_MS) return;
+    await nextTurn();
+    this.sliceStartedAt = performance.now();
   }
 
   private sendError(connection: Connection, id: string, error: unknown): void {

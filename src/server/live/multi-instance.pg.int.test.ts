@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardQuery, type Project, type UserProfile } from '../../common';
+import {
+  dashboardQuery,
+  projectCommentsQuery,
+  type Comment,
+  type Project,
+  type UserProfile,
+} from '../../common';
 import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
 
@@ -43,15 +49,18 @@ describe('two instances on one PostgreSQL database', () => {
     await list.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'the project on instance one');
     await mine.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in alice’s own list');
     await design.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in the design list');
-    await bob.client.projects.addComment(project.id, { content: 'hello from two' });
     const page = new LiveRecorder<Project>(alice.client, {
       kind: 'doc',
       collection: 'projects',
       id: project.id,
     });
-    await page.until((docs) => docs[0]?.comments?.length === 1);
+    const comments = new LiveRecorder<Comment>(alice.client, projectCommentsQuery(project.id, 20));
+    await Promise.all([page.until((docs) => docs.length === 1), comments.until(() => true)]);
+    await bob.client.projects.addComment(project.id, { content: 'hello from two' });
+    await comments.until((docs) => docs[0]?.content === 'hello from two', 10_000, 'the comment on one');
     await bob.client.projects.complete(project.id);
     await page.until((docs) => docs.length === 0, 10_000, 'deletion seen on instance one');
+    await comments.until((docs) => docs.length === 0, 10_000, 'its comments gone on instance one');
     await mine.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'gone from alice’s list');
   });
 

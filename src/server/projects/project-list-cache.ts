@@ -17,7 +17,10 @@ export class ProjectListCache {
     bus.subscribe((changes) => {
       if (
         changes === 'resync' ||
-        changes.some((change) => change.collection !== 'sessions' && change.scope === undefined)
+        changes.some(
+          (change) =>
+            (change.collection === 'projects' || change.collection === 'users') && change.scope === undefined,
+        )
       ) {
         this.invalidate();
       }

@@ -53,26 +53,59 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
   return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** One project with its comments, in commit order. */
-export async function getProjectWithComments(db: Kysely<Database>, id: string): Promise<Project | null> {
+/** One project as the API shows it (its comments are read apart, a page at a time). */
+export async function getProject(db: Kysely<Database>, id: string): Promise<Project | null> {
   const row = await findProject(db, id);
   if (!row) return null;
   const [project] = await presentProjects(db, [row]);
-  const comments = await db
+  return project ?? null;
+}
+
+const selectComments = (db: Kysely<Database>) =>
+  db
     .selectFrom('comments')
     .innerJoin('users', 'users.id', 'comments.author_id')
     .select([
       'comments.id as id',
+      'comments.project_id as projectId',
       'comments.author_id as authorId',
       'users.display_name as displayName',
       'users.photo_url as photoURL',
       'comments.content as content',
       'comments.created_at as createdAt',
-    ])
-    .where('comments.project_id', '=', id)
-    .orderBy('comments.seq')
-    .execute();
-  return project ? { ...project, comments: comments satisfies Comment[] } : null;
+    ]);
+
+/**
+ * A project's comments newest first (commit order, reversed), at most `limit`; with `beforeSeq`, only
+ * those committed before that one. Served by the (project_id, seq) index whatever the project's size.
+ */
+export async function listComments(
+  db: Kysely<Database>,
+  projectId: string,
+  page: { limit: number; beforeSeq?: number },
+): Promise<Comment[]> {
+  let select = selectComments(db).where('comments.project_id', '=', projectId);
+  if (page.beforeSeq !== undefined) select = select.where('comments.seq', '<', page.beforeSeq);
+  return (await select.orderBy('comments.seq', 'desc').limit(page.limit).execute()) satisfies Comment[];
+}
+
+/** Where a comment sits in its project's order, to page from it. */
+export async function findCommentSeq(
+  db: Kysely<Database>,
+  projectId: string,
+  commentId: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('comments')
+    .select('seq')
+    .where('id', '=', commentId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.seq);
+}
+
+export async function getComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
+  return (await selectComments(db).where('comments.id', '=', id).executeTakeFirst()) ?? null;
 }
 
 /** Turns rows into the spec's shape with two batched lookups (assignees, creators), never one per row. */

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { AddCommentSchema, CommentSchema, CreateProjectSchema, ProjectSchema } from '../../common';
+import {
+  AddCommentSchema,
+  CommentPageSchema,
+  CommentSchema,
+  CreateProjectSchema,
+  ProjectSchema,
+} from '../../common';
 import type { RouteDoc } from '../http/api-docs';
-import { IdParamsSchema, ListQuerySchema } from './projects-routes';
+import { CommentPageQuerySchema, IdParamsSchema, ListQuerySchema } from './projects-routes';
 
 const tag = 'Projects';
 
@@ -32,13 +38,13 @@ export const projectsRouteDocs: RouteDoc[] = [
     auth: 'session-or-token',
     body: { contentType: 'application/json', schema: CreateProjectSchema },
     response: { status: 201, description: 'The new project', schema: z.object({ project: ProjectSchema }) },
-    errors: ['unauthenticated', 'forbidden', 'invalid-argument'],
+    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'too-many-requests'],
   },
   {
     method: 'GET',
     path: '/api/projects/{id}',
     tag,
-    summary: 'One project with its comments',
+    summary: 'One project (its comments: GET /api/projects/{id}/comments)',
     auth: 'session-or-token',
     params: IdParamsSchema,
     response: { status: 200, description: 'The project', schema: z.object({ project: ProjectSchema }) },
@@ -55,6 +61,20 @@ export const projectsRouteDocs: RouteDoc[] = [
     errors: ['unauthenticated', 'forbidden', 'not-found'],
   },
   {
+    method: 'GET',
+    path: '/api/projects/{id}/comments',
+    tag,
+    summary: "A page of the project's comments, newest first",
+    description:
+      "Pass the answer's `nextCursor` as `before` for the next older page; `nextCursor` is null on the " +
+      'oldest page. The newest page is also a live query (`comments`, docs/api.md).',
+    auth: 'session-or-token',
+    params: IdParamsSchema,
+    query: CommentPageQuerySchema,
+    response: { status: 200, description: 'The page', schema: CommentPageSchema },
+    errors: ['unauthenticated', 'invalid-argument', 'not-found'],
+  },
+  {
     method: 'POST',
     path: '/api/projects/{id}/comments',
     tag,
@@ -67,6 +87,6 @@ export const projectsRouteDocs: RouteDoc[] = [
       description: 'The stored comment',
       schema: z.object({ comment: CommentSchema }),
     },
-    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found'],
+    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found', 'too-many-requests'],
   },
 ];

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { PROJECT_CATEGORIES, type Comment, type Project } from '../../common';
+import {
+  COMMENTS_PAGE_MAX,
+  COMMENTS_PAGE_SIZE,
+  PROJECT_CATEGORIES,
+  type Comment,
+  type CommentPage,
+  type Project,
+} from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
 import { parseInput } from '../http/validate';
+import { perUserRateLimit } from '../http/write-rate-limit';
 import type { ProjectsService } from './projects-service';
 
 export const ListQuerySchema = z.object({
@@ -13,12 +21,25 @@ export const ListQuerySchema = z.object({
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
+export const CommentPageQuerySchema = z.object({
+  /** The previous page's `nextCursor`: this page starts just before it. */
+  before: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(COMMENTS_PAGE_MAX).default(COMMENTS_PAGE_SIZE),
+});
+
 /** Thin routes: authenticate, hand the raw input to the service (which validates and authorizes), present. */
 export function registerProjectsRoutes(
   app: FastifyInstance,
-  deps: { projects: ProjectsService; viewers: ViewerResolver },
+  deps: {
+    projects: ProjectsService;
+    viewers: ViewerResolver;
+    /** Writes per user per minute. */
+    rateLimits: { creates: number; comments: number };
+  },
 ): void {
-  const { projects, viewers } = deps;
+  const { projects, viewers, rateLimits } = deps;
+  const createLimit = { rateLimit: perUserRateLimit(viewers, rateLimits.creates) };
+  const commentLimit = { rateLimit: perUserRateLimit(viewers, rateLimits.comments) };
 
   app.get('/api/projects', async (request, reply) => {
     await viewers.requireViewer(request);
@@ -32,12 +53,16 @@ export function registerProjectsRoutes(
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.post('/api/projects', async (request, reply): Promise<{ project: Project }> => {
-    const viewer = await viewers.requireViewer(request);
-    const project = await projects.create(viewer, request.body);
-    reply.status(201);
-    return { project };
-  });
+  app.post(
+    '/api/projects',
+    { config: createLimit },
+    async (request, reply): Promise<{ project: Project }> => {
+      const viewer = await viewers.requireViewer(request);
+      const project = await projects.create(viewer, request.body);
+      reply.status(201);
+      return { project };
+    },
+  );
 
   app.get('/api/projects/:id', async (request): Promise<{ project: Project }> => {
     await viewers.requireViewer(request);
@@ -52,11 +77,22 @@ export function registerProjectsRoutes(
     return reply.status(204).send();
   });
 
-  app.post('/api/projects/:id/comments', async (request, reply): Promise<{ comment: Comment }> => {
-    const viewer = await viewers.requireViewer(request);
+  app.get('/api/projects/:id/comments', async (request): Promise<CommentPage> => {
+    await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    const comment = await projects.addComment(viewer, id, request.body);
-    reply.status(201);
-    return { comment };
+    const query = parseInput(CommentPageQuerySchema, request.query);
+    return projects.listComments(id, { limit: query.limit, before: query.before });
   });
+
+  app.post(
+    '/api/projects/:id/comments',
+    { config: commentLimit },
+    async (request, reply): Promise<{ comment: Comment }> => {
+      const viewer = await viewers.requireViewer(request);
+      const { id } = parseInput(IdParamsSchema, request.params);
+      const comment = await projects.addComment(viewer, id, request.body);
+      reply.status(201);
+      return { comment };
+    },
+  );
 }

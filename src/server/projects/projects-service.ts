@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { AddCommentSchema, CreateProjectSchema, messages, type Comment, type Project } from '../../common';
+import {
+  AddCommentSchema,
+  CreateProjectSchema,
+  messages,
+  type Comment,
+  type CommentPage,
+  type Project,
+} from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/database';
@@ -8,7 +15,14 @@ import { parseInput } from '../http/validate';
 import type { ChangeBus } from '../live/change-bus';
 import { newId } from '../shared/ids';
 import { ProjectListCache } from './project-list-cache';
-import { findProject, getProjectWithComments, queryProjects, type ProjectQuery } from './projects-repository';
+import {
+  findCommentSeq,
+  findProject,
+  getProject,
+  listComments,
+  queryProjects,
+  type ProjectQuery,
+} from './projects-repository';
 
 /**
  * Project rules. The server owns ids, timestamps and `createdBy` (ORIGINAL-FLAWS #4, #12); changes are
@@ -33,9 +47,24 @@ export class ProjectsService {
   }
 
   async get(id: string): Promise<Project> {
-    const project = await getProjectWithComments(this.deps.db, id);
+    const project = await getProject(this.deps.db, id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
+  }
+
+  /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
+  async listComments(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
+    const { db } = this.deps;
+    if (!(await findProject(db, projectId))) throw notFound(messages.projectNotFound);
+    let beforeSeq: number | undefined;
+    if (page.before !== undefined) {
+      beforeSeq = await findCommentSeq(db, projectId, page.before);
+      if (beforeSeq === undefined) throw invalidArgument({ before: messages.commentCursorInvalid });
+    }
+    // One more than asked tells whether an older page exists without a second query.
+    const rows = await listComments(db, projectId, { limit: page.limit + 1, beforeSeq });
+    const comments = rows.slice(0, page.limit);
+    return { comments, nextCursor: rows.length > page.limit ? (comments.at(-1)?.id ?? null) : null };
   }
 
   async create(viewer: Viewer, body: unknown): Promise<Project> {
@@ -93,7 +122,6 @@ export class ProjectsService {
       assignedUserIds: assignedUsersList.map((user) => user.id),
       createdBy: { id: viewer.uid, displayName: viewer.displayName, photoURL: viewer.photoURL },
       createdAt,
-      comments: [],
     };
   }
 
@@ -105,7 +133,11 @@ export class ProjectsService {
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
     await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
     this.listCache.invalidate();
-    await changes.publish([{ collection: 'projects', id, after: null }]);
+    // Its comments went with it (cascade): subscribers of them get an empty page.
+    await changes.publish([
+      { collection: 'projects', id, after: null },
+      { collection: 'comments', id, after: { projectId: id } },
+    ]);
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
@@ -131,9 +163,11 @@ export class ProjectsService {
       .returning('id')
       .executeTakeFirst();
     if (!inserted) throw notFound(messages.projectNotFound);
-    await changes.publish([{ collection: 'projects', id: projectId, scope: 'comments' }]);
+    // Only the project's comments queries re-run; the project and every list stay as they are.
+    await changes.publish([{ collection: 'comments', id: comment.id, after: { projectId } }]);
     return {
       id: comment.id,
+      projectId,
       authorId: viewer.uid,
       displayName: viewer.displayName,
       photoURL: viewer.photoURL,

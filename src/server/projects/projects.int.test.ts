@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMMENT_MAX_LENGTH,
+  COMMENTS_PAGE_MAX,
   dashboardQuery,
   messages,
+  projectCommentsQuery,
+  type Comment,
+  type CommentPage,
   type CreateProjectInput,
   type Project,
 } from '../../common';
@@ -130,7 +134,8 @@ describe('POST /api/projects', () => {
     expect(Date.parse(project.createdAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(project.assignedUsersList.map((user) => user.displayName)).toEqual(['luigi', 'mario']);
     expect(project.dueDate).toBe(tomorrow());
-    expect(project.comments).toEqual([]);
+    // Comments are read apart, a page at a time: the project never embeds them.
+    expect(project).not.toHaveProperty('comments');
     // The create answer is built without reading back; it must equal what a read returns.
     expect((await api(mario, 'GET', `/api/projects/${project.id}`)).body?.project).toEqual(project);
   });
@@ -199,7 +204,7 @@ describe('live dashboard', () => {
     await design.until((docs) => docs.some((p) => p.id === forLuigi.id));
     expect(mine.docs?.some((p) => p.id === notForLuigi.id)).toBe(false);
     expect(design.docs?.every((p) => p.category === 'design')).toBe(true);
-    expect(allDocs.every((p) => p.comments === undefined)).toBe(true);
+    expect(allDocs.every((p) => !Object.hasOwn(p, 'comments'))).toBe(true);
     [all, mine, design].forEach((recorder) => recorder.unsubscribe());
   });
 
@@ -290,7 +295,7 @@ describe('comments', () => {
     const response = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, { content });
     expect(response.status).toBe(400);
     expect(response.body?.error.fields.content).toBe(message);
-    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).body?.project.comments).toEqual([]);
+    expect((await api(luigi, 'GET', `/api/projects/${project.id}/comments`)).body?.comments).toEqual([]);
   });
 
   it('answers 404 for a comment on a missing project', async () => {
@@ -298,17 +303,18 @@ describe('comments', () => {
   });
 
   it('adds a comment from the session user, kept as plain text, live on an open page', async () => {
-    const page = new LiveRecorder<Project>(mario.client, {
-      kind: 'doc',
-      collection: 'projects',
-      id: project.id,
-    });
-    await page.until((docs) => docs.length === 1);
+    const page = new LiveRecorder<Comment>(mario.client, projectCommentsQuery(project.id, 20));
+    await page.until(() => true);
     const content = '<img src=x onerror=alert(1)> I can take the landing page.';
     const comment = await luigi.client.projects.addComment(project.id, { content });
-    expect(comment).toMatchObject({ authorId: luigi.user.uid, displayName: 'luigi', content });
-    const [live] = await page.until((docs) => (docs[0]?.comments?.length ?? 0) === 1, 10_000, 'the comment');
-    expect(live?.comments?.[0]).toEqual(comment);
+    expect(comment).toMatchObject({
+      authorId: luigi.user.uid,
+      displayName: 'luigi',
+      content,
+      projectId: project.id,
+    });
+    const [live] = await page.until((docs) => docs.length === 1, 10_000, 'the comment');
+    expect(live).toEqual(comment);
     const exactlyMax = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, {
       content: 'y'.repeat(COMMENT_MAX_LENGTH),
     });
@@ -337,8 +343,17 @@ describe('concurrent comments', () => {
         }
       }),
     );
-    const { body } = await api(mario, 'GET', `/api/projects/${project.id}`);
-    const comments = (body?.project as Project).comments ?? [];
+    // Newest first, page by page; reversed, they are in commit order.
+    const comments: Comment[] = [];
+    let before: string | null = null;
+    do {
+      const page: CommentPage = await mario.client.projects.listComments(project.id, {
+        before,
+        limit: COMMENTS_PAGE_MAX,
+      });
+      comments.unshift(...page.comments.toReversed());
+      before = page.nextCursor;
+    } while (before !== null);
     expect(comments).toHaveLength(1000);
     for (const client of clients) {
       const own = comments

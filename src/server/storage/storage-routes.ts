@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { messages } from '../../common';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
+import { perUserRateLimit } from '../http/write-rate-limit';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
 import { readAll } from './byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
@@ -15,7 +16,7 @@ interface Deps {
   storage: StorageService;
   viewers: ViewerResolver;
   appCheck: AppCheckVerifier & AppCheckIssuer;
-  config: Pick<Config, 'appCheckEnforced' | 'publicUrl'>;
+  config: Pick<Config, 'appCheckEnforced' | 'publicUrl' | 'uploadsPerMinute'>;
 }
 
 const RASTER_TYPES = new Set([
@@ -230,7 +231,12 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       return reply.header('content-length', row.size).send(storage.readBytes(row));
     });
 
-    scope.post('/v0/b/:bucket/o', async (request, reply) => {
+    // Each upload counts once, when it starts: the further requests of a resumable session are free.
+    const uploadLimit = perUserRateLimit(deps.viewers, deps.config.uploadsPerMinute, {
+      refusal: () => new StorageError(429, messages.tooManyWrites),
+      exempt: (request) => Object.hasOwn(request.query as object, 'upload_id'),
+    });
+    scope.post('/v0/b/:bucket/o', { config: { rateLimit: uploadLimit } }, async (request, reply) => {
       const { bucket, name: pathName } = requireTarget(request);
       if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
       const query = requireQuery(request);

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { formatDistance } from 'date-fns';
-import { AddCommentSchema, type Comment } from '../../../common';
+import { AddCommentSchema, messages, type Comment } from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { TextAreaField } from '../../components/text-area-field';
 import { useAddComment } from './use-add-comment';
 import { useNow } from './use-now';
+import { useProjectComments } from './use-project-comments';
 
 /** How often the '… ago' times are brought up to date. */
 const RELATIVE_TIME_REFRESH_MS = 30_000;
@@ -24,12 +25,31 @@ function absoluteTime(createdAt: string): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
 }
 
-function CommentList({ comments }: { comments: readonly Comment[] }) {
+function CommentList({
+  comments,
+  focusIdRef,
+}: {
+  comments: readonly Comment[];
+  /** The comment that takes focus once rendered (the first of a loaded older page). */
+  focusIdRef: RefObject<string | null>;
+}) {
   const now = useNow(RELATIVE_TIME_REFRESH_MS);
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const id = focusIdRef.current;
+    if (id === null) return;
+    const item = [...(list.current?.children ?? [])].find(
+      (element) => element instanceof HTMLElement && element.dataset.commentId === id,
+    );
+    if (item instanceof HTMLElement) {
+      focusIdRef.current = null;
+      item.focus();
+    }
+  });
   return (
-    <ul className="comment-list">
+    <ul className="comment-list" ref={list}>
       {comments.map((comment) => (
-        <li key={comment.id} className="comment">
+        <li key={comment.id} className="comment" data-comment-id={comment.id} tabIndex={-1}>
           <div className="comment-author">
             <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
             <p className="comment-author-name">{comment.displayName}</p>
@@ -100,19 +120,59 @@ function CommentForm({ projectId }: { projectId: string }) {
   );
 }
 
-export function ProjectComments({
-  projectId,
-  comments,
+/**
+ * 'Show older comments' above the list. It stays focusable while loading (aria-disabled, not disabled),
+ * so keyboard focus is not lost; once no older page is left it goes, and focus moves to the oldest
+ * comment just loaded, where reading continues.
+ */
+function OlderComments({
+  loading,
+  error,
+  onLoad,
 }: {
-  projectId: string;
-  comments: readonly Comment[];
+  loading: boolean;
+  error: string | null;
+  onLoad: () => void;
 }) {
+  return (
+    <div className="comments-older">
+      <button
+        className="btn comments-older-button"
+        type="button"
+        aria-disabled={loading || undefined}
+        onClick={() => {
+          if (!loading) onLoad();
+        }}
+      >
+        {loading ? messages.loadingOlderComments : messages.showOlderComments}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function ProjectComments({ projectId }: { projectId: string }) {
+  const { comments, hasOlder, loadOlder, loadingOlder, olderError } = useProjectComments(projectId);
+  const focusIdRef = useRef<string | null>(null);
+  const handleLoadOlder = async () => {
+    const { loaded, last } = await loadOlder();
+    const first = loaded[0];
+    // While older pages remain the button stays, focused; with the last one it goes, and focus with it.
+    if (last && first) focusIdRef.current = first.id;
+  };
   return (
     <section className="project-comments" aria-labelledby="project-comments-heading">
       <h3 id="project-comments-heading" className="project-comments-heading">
         Project Comments
       </h3>
-      {comments.length > 0 && <CommentList comments={comments} />}
+      {hasOlder && (
+        <OlderComments loading={loadingOlder} error={olderError} onLoad={() => void handleLoadOlder()} />
+      )}
+      {comments.length > 0 && <CommentList comments={comments} focusIdRef={focusIdRef} />}
       <CommentForm projectId={projectId} />
     </section>
   );

@@ -50,7 +50,7 @@ export function ProjectPage() {
           isCompleting={completion.isPending}
           completeError={completion.error}
         />
-        <ProjectComments projectId={project.id} comments={project.comments ?? []} />
+        <ProjectComments projectId={project.id} />
       </div>
     );
   }
