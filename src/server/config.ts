@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { STORAGE_UPLOAD_SESSION_TTL_MAX_MS } from '../common/limits';
 
 /**
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
@@ -23,6 +24,12 @@ const EnvSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
+  STORAGE_UPLOAD_SESSION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(10 * 60 * 1000)
+    .max(STORAGE_UPLOAD_SESSION_TTL_MAX_MS)
+    .default(STORAGE_UPLOAD_SESSION_TTL_MAX_MS),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
@@ -40,6 +47,8 @@ export interface Config {
   storageBucket: string;
   /** Bytes each user may keep under `files/{uid}/`. */
   storageQuotaBytes: number;
+  /** How long an unfinished resumable upload lives after its start (it reserves quota until then). */
+  storageUploadSessionTtlMs: number;
   appCheckEnforced: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Where the production web build lives; unset serves no web app (API-only tests). */
@@ -74,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: values.PUBLIC_URL?.replace(/\/$/, ''),
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
+    storageUploadSessionTtlMs: values.STORAGE_UPLOAD_SESSION_TTL_MS,
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, StorageUploadsTable } from '../db/schema';
 
 export type UploadRow = Selectable<StorageUploadsTable>;
@@ -59,15 +59,39 @@ export async function markCancelled(db: Kysely<Database>, uploadId: string, now:
     .execute();
 }
 
-/** Sessions untouched since `cutoff`, oldest first. */
-export async function findStaleUploads(db: Kysely<Database>, cutoff: string, limit: number) {
+/** Sessions (of any status) started before `cutoff`, oldest first. */
+export async function findExpiredUploads(db: Kysely<Database>, cutoff: string, limit: number) {
   return db
     .selectFrom('storage_uploads')
     .select('upload_id')
-    .where('updated_at', '<', cutoff)
-    .orderBy('updated_at')
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
     .limit(limit)
     .execute();
+}
+
+/**
+ * A user's unfinished sessions started since `cutoff` (the expired ones are dead): how many, and the
+ * bytes they declared. `exceptUploadId` leaves out the session being finalized.
+ */
+export async function openUploadsOf(
+  db: Kysely<Database>,
+  ownerUid: string,
+  cutoff: string,
+  exceptUploadId?: string,
+): Promise<{ count: number; reservedBytes: number }> {
+  let query = db
+    .selectFrom('storage_uploads')
+    .select([
+      sql<number>`count(*)`.as('count'),
+      sql<number>`cast(coalesce(sum(declared_size), 0) as bigint)`.as('reserved'),
+    ])
+    .where('owner_uid', '=', ownerUid)
+    .where('status', '=', 'active')
+    .where('created_at', '>=', cutoff);
+  if (exceptUploadId !== undefined) query = query.where('upload_id', '!=', exceptUploadId);
+  const row = await query.executeTakeFirst();
+  return { count: Number(row?.count ?? 0), reservedBytes: Number(row?.reserved ?? 0) };
 }
 
 export async function deleteUpload(db: Kysely<Database>, uploadId: string): Promise<void> {

@@ -191,6 +191,7 @@ export async function withStorageService<T>(
       bucket: server.config.storageBucket,
       publicUrl: undefined,
       quotaBytes: server.config.storageQuotaBytes,
+      uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
     });
     return await action(storage);
   } finally {
