@@ -55,8 +55,7 @@ export const storageErrorTexts = {
     "Invalid value for 'contentType'. Expected a media type such as 'image/png' or 'text/plain; charset=utf-8'.",
   invalidHeaderField: (field: string) =>
     `Invalid value for '${field}'. Expected printable ASCII text without line breaks.`,
-  invalidCustomMetadataKey:
-    "Invalid custom metadata key. Expected letters, digits and !#$%&'*+-.^_`|~ only.",
+  invalidCustomMetadataKey: "Invalid custom metadata key. Expected letters, digits and !#$%&'*+-.^_`|~ only.",
   invalidCustomMetadataValue: (key: string) =>
     `Invalid custom metadata value for '${key}'. Line breaks and control characters are not allowed.`,
 } as const;

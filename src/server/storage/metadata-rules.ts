@@ -14,6 +14,7 @@ const HEADER_TEXT = /^[\x20-\x7e]*$/;
 /** An HTTP token (RFC 9110 §5.6.2): GCS sends custom metadata keys as `x-goog-meta-<key>` headers. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Values may be any text (GCS keeps them as UTF-8), but never line breaks or control characters. */
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 const HEADER_FIELDS = ['cacheControl', 'contentDisposition', 'contentEncoding', 'contentLanguage'] as const;

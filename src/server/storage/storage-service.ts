@@ -184,7 +184,9 @@ export class StorageService {
       bucket: input.bucket,
       name,
       metadata,
-      declaredType: requireContentType(metadata.contentType ?? (parts.fileContentType || DEFAULT_CONTENT_TYPE)),
+      declaredType: requireContentType(
+        metadata.contentType ?? (parts.fileContentType || DEFAULT_CONTENT_TYPE),
+      ),
       source: parts.file,
     });
   }

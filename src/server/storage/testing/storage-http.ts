@@ -185,13 +185,13 @@ export async function withStorageService<T>(
   return withDatabase(server, (database) =>
     action(
       new StorageService({
-      db: database.db,
-      dialect: database.dialect,
-      blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
-      bucket: server.config.storageBucket,
-      publicUrl: undefined,
-      quotaBytes: server.config.storageQuotaBytes,
-      uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
+        db: database.db,
+        dialect: database.dialect,
+        blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
+        bucket: server.config.storageBucket,
+        publicUrl: undefined,
+        quotaBytes: server.config.storageQuotaBytes,
+        uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
       }),
     ),
   );
