@@ -21,12 +21,12 @@ import { listPage, type ListPage, type ListRequest } from './object-listing';
 import { isValidObjectName } from './object-names';
 import {
   deleteObjectRow,
+  bytesHeldBy,
   findObject,
   listNamesFrom,
   lockOwner,
   updateObject,
   upsertObject,
-  usageOf,
   type ObjectRow,
   referencedBlobKeys,
 } from './objects-repository';
@@ -40,7 +40,7 @@ import {
   insertUpload,
   markCancelled,
   markFinal,
-  openUploadsOf,
+  countOpenUploads,
   recordReceived,
   type UploadRow,
   existingUploadIds,
@@ -239,8 +239,7 @@ export class StorageService {
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         await lockOwner(trx, this.deps.dialect, area.ownerUid);
-        const open = await openUploadsOf(trx, area.ownerUid, this.sessionCutoff());
-        if (open.count >= STORAGE_OPEN_UPLOADS_MAX) {
+        if ((await countOpenUploads(trx, area.ownerUid, this.sessionCutoff())) >= STORAGE_OPEN_UPLOADS_MAX) {
           throw storageErrors.tooManyOpenUploads(STORAGE_OPEN_UPLOADS_MAX);
         }
         const remaining = await this.remainingQuota(trx, area, input.bucket, name);
@@ -595,11 +594,10 @@ export class StorageService {
     name: string,
     finishingUploadId?: string,
   ): Promise<number> {
-    const usage = await usageOf(db, area.ownerUid);
-    const { reservedBytes } = await openUploadsOf(db, area.ownerUid, this.sessionCutoff(), finishingUploadId);
+    const held = await bytesHeldBy(db, area.ownerUid, this.sessionCutoff(), finishingUploadId);
     const existing = await findObject(db, bucket, name);
     const freed = existing?.owner_uid === area.ownerUid ? existing.size : 0;
-    return Math.max(0, this.deps.quotaBytes - usage - reservedBytes + freed);
+    return Math.max(0, this.deps.quotaBytes - held.stored - held.reserved + freed);
   }
 }
 

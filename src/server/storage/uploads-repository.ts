@@ -70,28 +70,20 @@ export async function findExpiredUploads(db: Kysely<Database>, cutoff: string, l
     .execute();
 }
 
-/**
- * A user's unfinished sessions started since `cutoff` (the expired ones are dead): how many, and the
- * bytes they declared. `exceptUploadId` leaves out the session being finalized.
- */
-export async function openUploadsOf(
+/** How many unfinished sessions a user started since `cutoff` (the expired ones are dead). */
+export async function countOpenUploads(
   db: Kysely<Database>,
   ownerUid: string,
   cutoff: string,
-  exceptUploadId?: string,
-): Promise<{ count: number; reservedBytes: number }> {
-  let query = db
+): Promise<number> {
+  const row = await db
     .selectFrom('storage_uploads')
-    .select([
-      sql<number>`count(*)`.as('count'),
-      sql<number>`cast(coalesce(sum(declared_size), 0) as bigint)`.as('reserved'),
-    ])
+    .select(sql<number>`count(*)`.as('count'))
     .where('owner_uid', '=', ownerUid)
     .where('status', '=', 'active')
-    .where('created_at', '>=', cutoff);
-  if (exceptUploadId !== undefined) query = query.where('upload_id', '!=', exceptUploadId);
-  const row = await query.executeTakeFirst();
-  return { count: Number(row?.count ?? 0), reservedBytes: Number(row?.reserved ?? 0) };
+    .where('created_at', '>=', cutoff)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 export async function deleteUpload(db: Kysely<Database>, uploadId: string): Promise<void> {
