@@ -24,7 +24,7 @@ const EnvSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
-  STORAGE_UPLOAD_SESSION_TTL_MS: z.coerce
+  STORAGE_UPLOAD_TTL_MS: z.coerce
     .number()
     .int()
     .min(10 * 60 * 1000)
@@ -83,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: values.PUBLIC_URL?.replace(/\/$/, ''),
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
-    storageUploadSessionTtlMs: values.STORAGE_UPLOAD_SESSION_TTL_MS,
+    storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),

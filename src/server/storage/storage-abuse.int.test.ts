@@ -182,7 +182,7 @@ describe('how many sessions, and for how long', () => {
   });
 });
 
-describe('an expired session (STORAGE_UPLOAD_SESSION_TTL_MS)', () => {
+describe('an expired session (STORAGE_UPLOAD_TTL_MS)', () => {
   const QUOTA = 1_000_000;
   let server: TestServer;
   let user: StorageTestUser;
