@@ -102,6 +102,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       bucket: config.storageBucket,
       publicUrl: config.publicUrl,
       quotaBytes: config.storageQuotaBytes,
+      uploadSessionTtlMs: config.storageUploadSessionTtlMs,
     };
     const storage = new StorageService(storageDeps);
     const presence = new PresenceService({

@@ -16,6 +16,10 @@ export const STORAGE_CHUNK_SIZE_CAP = 33_554_432;
 export const STORAGE_MAX_OPERATION_RETRY_MS = 120_000;
 export const STORAGE_MAX_UPLOAD_RETRY_MS = 600_000;
 export const STORAGE_LIST_MAX_RESULTS = 1000;
+/** Unfinished resumable uploads one user may hold at once (each reserves its declared size of the quota). */
+export const STORAGE_OPEN_UPLOADS_MAX = 20;
+/** The longest an unfinished resumable upload lives after its start (default of STORAGE_UPLOAD_TTL_MS). */
+export const STORAGE_UPLOAD_SESSION_TTL_MAX_MS = 24 * 60 * 60 * 1000;
 
 /** Presence: a user without any live connection is marked offline after this long. */
 export const PRESENCE_GRACE_MS = 60_000;

@@ -47,6 +47,17 @@ export const storageErrorTexts = {
   maxResultsNotInteger: "Invalid value for 'options.maxResults'. Expected an integer.",
   retryTimeNegative: "Invalid value for 'time'. Expected 0 or greater.",
   refNeedsStorage: 'To use ref(service, url), the first argument must be a Storage instance.',
+  /** Server refusals of our own hardening (docs/security.md, decision 013). */
+  bucketNotFound: 'The specified bucket does not exist.',
+  tooManyOpenUploads: (max: number) =>
+    `Too many unfinished uploads: at most ${max} at a time. Finish or cancel one, then try again.`,
+  invalidContentType:
+    "Invalid value for 'contentType'. Expected a media type such as 'image/png' or 'text/plain; charset=utf-8'.",
+  invalidHeaderField: (field: string) =>
+    `Invalid value for '${field}'. Expected printable ASCII text without line breaks.`,
+  invalidCustomMetadataKey: "Invalid custom metadata key. Expected letters, digits and !#$%&'*+-.^_`|~ only.",
+  invalidCustomMetadataValue: (key: string) =>
+    `Invalid custom metadata value for '${key}'. Line breaks and control characters are not allowed.`,
 } as const;
 
 /** The reason phrase a server puts on a 401 to say the App Check token (not the user) was refused. */

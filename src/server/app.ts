@@ -97,6 +97,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bucket: config.storageBucket,
     publicUrl: config.publicUrl,
     quotaBytes: config.storageQuotaBytes,
+    uploadSessionTtlMs: config.storageUploadSessionTtlMs,
   });
   const presence = new PresenceService({
     db,

@@ -132,4 +132,13 @@ describe('loadConfig', () => {
   it('leaves a PUBLIC_URL without a trailing slash alone', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/dojo' }).publicUrl).toBe('https://example.com/dojo');
   });
+
+  it("keeps a resumable upload session 24 h at most, and at least the protocol's 10 minutes", () => {
+    expect(loadConfig({}).storageUploadSessionTtlMs).toBe(24 * 60 * 60 * 1000);
+    expect(loadConfig({ STORAGE_UPLOAD_TTL_MS: '3600000' }).storageUploadSessionTtlMs).toBe(3_600_000);
+    for (const value of ['86400001', '599999', 'soon']) {
+      const error = configError({ STORAGE_UPLOAD_TTL_MS: value });
+      expect(problemFor(error, 'STORAGE_UPLOAD_TTL_MS'), value).toHaveLength(1);
+    }
+  });
 });

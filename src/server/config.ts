@@ -6,6 +6,7 @@ import {
   LIVE_MAX_SOCKETS_PER_USER,
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   PROJECT_CREATES_PER_MINUTE,
+  STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
 } from '../common';
 
@@ -31,6 +32,12 @@ const EnvSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
+  STORAGE_UPLOAD_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(10 * 60 * 1000)
+    .max(STORAGE_UPLOAD_SESSION_TTL_MAX_MS)
+    .default(STORAGE_UPLOAD_SESSION_TTL_MAX_MS),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
@@ -58,6 +65,8 @@ export interface Config {
   storageBucket: string;
   /** Bytes each user may keep under `files/{uid}/`. */
   storageQuotaBytes: number;
+  /** How long an unfinished resumable upload lives after its start (it reserves quota until then). */
+  storageUploadSessionTtlMs: number;
   appCheckEnforced: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Where the production web build lives; unset serves no web app (API-only tests). */
@@ -100,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: values.PUBLIC_URL?.replace(/\/$/, ''),
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
+    storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),

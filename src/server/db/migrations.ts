@@ -217,6 +217,22 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0010_storage_upload_reservations': {
+      async up(db: Kysely<unknown>) {
+        // Every upload start counts the user's open sessions and the bytes they reserve; the expiry sweep
+        // finds sessions by their start.
+        await db.schema
+          .createIndex('storage_uploads_owner_status')
+          .on('storage_uploads')
+          .columns(['owner_uid', 'status'])
+          .execute();
+        await db.schema
+          .createIndex('storage_uploads_created')
+          .on('storage_uploads')
+          .column('created_at')
+          .execute();
+      },
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireHeaderSafeMetadata } from './metadata-rules';
 import { storageErrors } from './storage-errors';
 
 /**
@@ -47,6 +48,7 @@ export function parseWritableMetadata(body: Buffer): WritableMetadata {
   }
   const parsed = WritableMetadataSchema.safeParse(json);
   if (!parsed.success) throw storageErrors.invalidArgument('The metadata is not valid.');
+  requireHeaderSafeMetadata(parsed.data);
   return parsed.data;
 }
 

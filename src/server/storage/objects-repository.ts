@@ -76,14 +76,35 @@ export async function deleteObjectRow(
   return deleted?.blob_key;
 }
 
-/** Bytes a user keeps: the sizes of every object they own, in every bucket. */
-export async function usageOf(db: Kysely<Database>, ownerUid: string): Promise<number> {
+/**
+ * Bytes a user holds, in one round trip: the sizes of every object they own (in every bucket), and the
+ * declared sizes of their active resumable sessions started since `sessionsSince`, except
+ * `exceptUploadId` (the session being finalized).
+ */
+export async function bytesHeldBy(
+  db: Kysely<Database>,
+  ownerUid: string,
+  sessionsSince: string,
+  exceptUploadId?: string,
+): Promise<{ stored: number; reserved: number }> {
   const row = await db
-    .selectFrom('storage_objects')
-    .select(sql<number>`cast(coalesce(sum(size), 0) as bigint)`.as('total'))
-    .where('owner_uid', '=', ownerUid)
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('storage_objects')
+        .select(sql<number>`cast(coalesce(sum(size), 0) as bigint)`.as('total'))
+        .where('owner_uid', '=', ownerUid)
+        .as('stored'),
+      eb
+        .selectFrom('storage_uploads')
+        .select(sql<number>`cast(coalesce(sum(declared_size), 0) as bigint)`.as('total'))
+        .where('owner_uid', '=', ownerUid)
+        .where('status', '=', 'active')
+        .where('created_at', '>=', sessionsSince)
+        .$if(exceptUploadId !== undefined, (query) => query.where('upload_id', '!=', exceptUploadId!))
+        .as('reserved'),
+    ])
     .executeTakeFirst();
-  return Number(row?.total ?? 0);
+  return { stored: Number(row?.stored ?? 0), reserved: Number(row?.reserved ?? 0) };
 }
 
 /**

@@ -74,7 +74,7 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
     expect(response.status).toBe(402);
   });
 
-  it('checks the quota again at finalize (402) when other uploads used it meanwhile', async () => {
+  it("reserves an open session's declared size from its start: writes that would pass the quota meanwhile get 402", async () => {
     const size = 300_000;
     const uploadUrl = new URL(
       await startSession(server.url, `files/${user.uid}/late.bin`, size, { headers: user.auth }),
@@ -82,19 +82,24 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
     // The URL is on PUBLIC_URL; talk to the test server directly.
     const local = `${server.url}${uploadUrl.pathname}${uploadUrl.search}`;
     await uploadCommand(local, user.auth, 'upload', 0, testBytes(size - 10));
-    await putObject(server.url, `files/${user.uid}/meanwhile.bin`, testBytes(200_000), {
-      headers: user.auth,
-    });
+    // The session holds 300000 of the 400000 bytes: another 200000 would pass the quota, however sent.
+    const meanwhile = `files/${user.uid}/meanwhile.bin`;
+    expect(
+      (await uploadMultipart(server.url, meanwhile, testBytes(200_000), { headers: user.auth })).status,
+    ).toBe(402);
+    expect((await startResumable(server.url, meanwhile, 200_000, { headers: user.auth })).status).toBe(402);
+    // Its own reservation does not count twice when it finishes.
     const finalize = await uploadCommand(local, user.auth, 'upload, finalize', size - 10, testBytes(10));
-    expect(finalize.status).toBe(402);
-    // Freeing space lets the same session finish.
-    await fetch(objectUrl(server.url, `files/${user.uid}/meanwhile.bin`), {
-      method: 'DELETE',
-      headers: user.auth,
-    });
-    const retry = await uploadCommand(local, user.auth, 'finalize', size);
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get('x-goog-upload-status')).toBe('final');
+    expect(finalize.status).toBe(200);
+    expect(finalize.headers.get('x-goog-upload-status')).toBe('final');
+    expect(
+      (
+        await fetch(objectUrl(server.url, `files/${user.uid}/late.bin`), {
+          method: 'DELETE',
+          headers: user.auth,
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it('builds the upload URL on PUBLIC_URL', async () => {

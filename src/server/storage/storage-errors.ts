@@ -36,5 +36,8 @@ export const storageErrors = {
     new StorageError(403, 'Permission denied. No WRITE permission.', headers ? { headers } : {}),
   objectNotFound: (name: string) => new StorageError(404, storageErrorTexts.objectNotFound(name)),
   uploadNotFound: () => new StorageError(404, 'No such upload session.'),
+  bucketNotFound: () => new StorageError(404, storageErrorTexts.bucketNotFound),
+  /** 429: a limit on how many at once, not on the bytes (402); it frees up as uploads finish. */
+  tooManyOpenUploads: (max: number) => new StorageError(429, storageErrorTexts.tooManyOpenUploads(max)),
   tooLarge: () => new StorageError(413, 'The request body is too large.'),
 };

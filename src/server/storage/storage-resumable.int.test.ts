@@ -451,16 +451,20 @@ describe('resumable upload: who may do what', () => {
     expect((await uploadCommand(uploadUrl, alice.auth, 'upload', 5, testBytes(5))).status).toBe(400);
   });
 
-  it('expires abandoned sessions with their bytes', async () => {
+  it('expires sessions 24 hours after their start, removing their bytes', async () => {
     const uploadUrl = onCurrentServer(
       await startSession(server.url, `files/${alice.uid}/abandoned.bin`, 10, { headers: alice.auth }),
     );
     const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
     await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
-    const now = await withStorageService(server, (storage) => storage.sweepExpiredUploads(Date.now()));
-    expect(now).toBe(0);
-    const eightDaysLater = Date.now() + 8 * 24 * 60 * 60 * 1000;
-    const swept = await withStorageService(server, (storage) => storage.sweepExpiredUploads(eightDaysLater));
+    const hour = 60 * 60 * 1000;
+    const soon = await withStorageService(server, (storage) =>
+      storage.sweepExpiredUploads(Date.now() + 23 * hour),
+    );
+    expect(soon).toBe(0);
+    expect(partFiles()).toContain(`${uploadId}.part`);
+    const aDayLater = Date.now() + 24 * hour + 60_000;
+    const swept = await withStorageService(server, (storage) => storage.sweepExpiredUploads(aDayLater));
     expect(swept).toBeGreaterThanOrEqual(1);
     expect(partFiles()).not.toContain(`${uploadId}.part`);
     expect((await uploadCommand(uploadUrl, alice.auth, 'query')).status).toBe(404);

@@ -44,7 +44,8 @@ const unauthenticated = {
   description: 'Not signed in (or App Check token invalid when enforced)',
 };
 const forbidden = { status: 403, description: 'The storage rules refuse this write' };
-const notFound = { status: 404, description: 'No such object' };
+const notFound = { status: 404, description: 'No such object (or no such bucket)' };
+const noBucket = { status: 404, description: 'No such bucket: only the configured one exists' };
 const invalid = { status: 400, description: 'Invalid name, arguments or body' };
 
 export const storageRouteDocs: RouteDoc[] = [
@@ -72,14 +73,14 @@ export const storageRouteDocs: RouteDoc[] = [
       }),
     },
     errors: [],
-    storageErrors: [invalid, unauthenticated],
+    storageErrors: [invalid, unauthenticated, noBucket],
   },
   {
     method: 'POST',
     path: '/v0/b/{bucket}/o',
     tag,
     summary: 'Upload: multipart, resumable start, or a resumable command on an upload URL',
-    description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable; without it, uploadType, else a raw media upload) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query | cancel). Chunks are placed by X-Goog-Upload-Offset: below the bytes received the overlap is dropped, above it nothing is written and the answer is 503. Chunk bodies up to 40 MiB; multipart bodies up to the quota.`,
+    description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable; without it, uploadType, else a raw media upload) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query | cancel). Chunks are placed by X-Goog-Upload-Offset: below the bytes received the overlap is dropped, above it nothing is written and the answer is 503. Chunk bodies up to 40 MiB; multipart bodies up to the quota. An open resumable session reserves its declared size of the quota from its start. contentType and the other header-bound metadata are validated (400).`,
     auth: 'storage',
     params: BucketParams,
     query: z.object({ name: z.string().optional(), upload_id: z.string().optional() }),
@@ -95,8 +96,12 @@ export const storageRouteDocs: RouteDoc[] = [
       unauthenticated,
       { status: 402, description: 'Storage quota exceeded' },
       forbidden,
-      { status: 404, description: 'No such upload session' },
+      {
+        status: 404,
+        description: 'No such bucket, or no such upload session (unknown, or expired 24 h after its start)',
+      },
       { status: 413, description: 'Chunk or metadata body too large' },
+      { status: 429, description: 'Too many unfinished resumable uploads (at most 20 per user)' },
       { status: 503, description: 'Chunk offset beyond the bytes received: query and resume' },
     ],
   },

@@ -8,6 +8,7 @@ import { readAll } from './byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
 import { parseListQuery } from './object-listing';
 import { isValidObjectName } from './object-names';
+import { downloadHeaders } from './download-headers';
 import { parseObjectUrl, parseQuery, parseRange } from './object-path';
 import { StorageError, storageError, storageErrors } from './storage-errors';
 import { toObjectResource, type StorageService, type UploadState } from './storage-service';
@@ -18,15 +19,6 @@ interface Deps {
   appCheck: AppCheckVerifier & AppCheckIssuer;
   config: Pick<Config, 'appCheckEnforced' | 'publicUrl' | 'uploadsPerMinute'>;
 }
-
-const RASTER_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/bmp',
-  'image/avif',
-]);
 
 /** Headers a browser page on another origin may read (§1.5): the emulator's list plus download headers. */
 const EXPOSED_HEADERS = [
@@ -184,12 +176,12 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
     };
 
     scope.get('/v0/b/:bucket/o', async (request) => {
-      const { bucket } = requireTarget(request);
+      const { bucket } = requireTarget(request, storage.defaultBucket);
       return listObjects(request, bucket);
     });
 
     scope.get('/v0/b/:bucket/o/*', async (request, reply) => {
-      const { bucket, name } = requireTarget(request);
+      const { bucket, name } = requireTarget(request, storage.defaultBucket);
       if (name === undefined) return listObjects(request, bucket);
       requireValidName(name);
       const query = requireQuery(request);
@@ -206,15 +198,8 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       if (range === 'invalid') {
         return reply.status(416).header('content-range', `bytes */${row.size}`).send();
       }
-      // Only verified raster images render inline; anything else downloads, sandboxed, never as a page.
-      const inline = RASTER_TYPES.has(row.content_type);
       reply
-        .header('content-type', inline ? row.content_type : safeDownloadType(row.content_type))
-        .header(
-          'content-disposition',
-          `${inline ? 'inline' : 'attachment'}; filename*=utf-8''${encodeURIComponent(row.name.split('/').pop() ?? '')}`,
-        )
-        .header('content-security-policy', "default-src 'none'; sandbox")
+        .headers(downloadHeaders(row.content_type, row.name))
         .header('accept-ranges', 'bytes')
         .header('etag', `"${row.md5_hash}"`)
         .header('x-goog-hash', `md5=${row.md5_hash}`)
@@ -237,7 +222,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       exempt: (request) => Object.hasOwn(request.query as object, 'upload_id'),
     });
     scope.post('/v0/b/:bucket/o', { config: { rateLimit: uploadLimit } }, async (request, reply) => {
-      const { bucket, name: pathName } = requireTarget(request);
+      const { bucket, name: pathName } = requireTarget(request, storage.defaultBucket);
       if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
       const query = requireQuery(request);
       const viewer = await requireCaller(request);
@@ -305,14 +290,14 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
     });
 
     scope.patch('/v0/b/:bucket/o/*', async (request) => {
-      const { bucket, name } = requireObjectTarget(request);
+      const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
       const viewer = await requireCaller(request);
       const body = await readAll(bodyOf(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
       return storage.updateMetadata(viewer.uid, bucket, name, body);
     });
 
     scope.delete('/v0/b/:bucket/o/*', async (request, reply) => {
-      const { bucket, name } = requireObjectTarget(request);
+      const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
       const viewer = await requireCaller(request);
       await storage.deleteObject(viewer.uid, bucket, name);
       return reply.status(204).send();
@@ -332,15 +317,25 @@ function bodyOf(request: FastifyRequest): AsyncIterable<Uint8Array> {
   return iterator;
 }
 
-/** Bucket and object name from the RAW url, each decoded exactly once (§1.1). */
-function requireTarget(request: FastifyRequest): { bucket: string; name: string | undefined } {
+/**
+ * Bucket and object name from the RAW url, each decoded exactly once (§1.1). Only the configured bucket
+ * exists: any other answers 404, before anything else is looked at.
+ */
+function requireTarget(
+  request: FastifyRequest,
+  configuredBucket: string,
+): { bucket: string; name: string | undefined } {
   const target = parseObjectUrl(request.raw.url ?? '');
   if (!target || !BUCKET_NAME.test(target.bucket)) throw storageErrors.invalidName();
+  if (target.bucket !== configuredBucket) throw storageErrors.bucketNotFound();
   return target;
 }
 
-function requireObjectTarget(request: FastifyRequest): { bucket: string; name: string } {
-  const { bucket, name } = requireTarget(request);
+function requireObjectTarget(
+  request: FastifyRequest,
+  configuredBucket: string,
+): { bucket: string; name: string } {
+  const { bucket, name } = requireTarget(request, configuredBucket);
   if (name === undefined) throw storageErrors.invalidName();
   requireValidName(name);
   return { bucket, name };
@@ -390,10 +385,4 @@ function sendUploadState(reply: FastifyReply, state: UploadState) {
     .header('X-Goog-Upload-Status', state.status)
     .header('X-Goog-Upload-Size-Received', String(state.received));
   return state.resource ? reply.send(state.resource) : reply.send();
-}
-
-function safeDownloadType(contentType: string): string {
-  return contentType.toLowerCase().includes('svg') || contentType.toLowerCase().includes('html')
-    ? 'application/octet-stream'
-    : contentType;
 }

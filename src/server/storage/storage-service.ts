@@ -4,6 +4,7 @@ import type { DialectName } from '../db/database';
 import { nowIso } from '../db/database';
 import type { Database, StorageUploadStatus } from '../db/schema';
 import { newId } from '../shared/ids';
+import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';
 import type { BlobStore, StoredBlob, StoredEntry } from './blob-store';
 import { limitBytes, skipBytes } from './byte-streams';
 import { KeyedMutex } from './keyed-mutex';
@@ -20,24 +21,26 @@ import { listPage, type ListPage, type ListRequest } from './object-listing';
 import { isValidObjectName } from './object-names';
 import {
   deleteObjectRow,
+  bytesHeldBy,
   findObject,
   listNamesFrom,
   lockOwner,
   updateObject,
   upsertObject,
-  usageOf,
   type ObjectRow,
   referencedBlobKeys,
 } from './objects-repository';
 import { StorageError, storageErrors } from './storage-errors';
+import { requireContentType } from './metadata-rules';
 import { checkContent, maxBytesOf, requireWriteArea, SNIFF_BYTES, type WriteArea } from './storage-rules';
 import {
   deleteUpload,
-  findStaleUploads,
+  findExpiredUploads,
   findUpload,
   insertUpload,
   markCancelled,
   markFinal,
+  countOpenUploads,
   recordReceived,
   type UploadRow,
   existingUploadIds,
@@ -82,8 +85,6 @@ export interface UploadState {
 
 /** A resumable chunk may be at most 16 MiB from the SDK (§6.2); this leaves a wide margin. */
 export const CHUNK_MAX_BYTES = 40 * 1024 * 1024;
-/** Sessions untouched this long are removed with their bytes (§5.7 asks for at least 10 minutes). */
-export const UPLOAD_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Unreferenced bytes younger than this may still be on their way to a row; they are left alone. */
 export const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
 const SWEEP_BATCH = 500;
@@ -109,8 +110,10 @@ interface StorageDeps {
   blobs: BlobStore;
   bucket: string;
   publicUrl: string | undefined;
-  /** Bytes each user may keep (the sizes of every object they own). */
+  /** Bytes each user may keep (the sizes of every object they own, and what their open uploads declared). */
   quotaBytes: number;
+  /** A resumable session is dead this long after its start, finished or not (§5.7: at least 10 minutes). */
+  uploadSessionTtlMs: number;
 }
 
 /**
@@ -181,7 +184,9 @@ export class StorageService {
       bucket: input.bucket,
       name,
       metadata,
-      declaredType: metadata.contentType ?? parts.fileContentType ?? DEFAULT_CONTENT_TYPE,
+      declaredType: requireContentType(
+        metadata.contentType ?? (parts.fileContentType || DEFAULT_CONTENT_TYPE),
+      ),
       source: parts.file,
     });
   }
@@ -200,14 +205,16 @@ export class StorageService {
       bucket: input.bucket,
       name,
       metadata: {},
-      declaredType: input.contentType || DEFAULT_CONTENT_TYPE,
+      declaredType: requireContentType(input.contentType || DEFAULT_CONTENT_TYPE),
       source: input.body,
     });
   }
 
   /**
-   * Resumable start (§4.8a): the path's owner only (403), within the rules' size and the quota for the
-   * declared size (402). The session lives in the database and its bytes in a part named by its id.
+   * Resumable start (§4.8a): the path's owner only (403), within the rules' size (403), at most
+   * STORAGE_OPEN_UPLOADS_MAX unfinished sessions per user (429), and the declared size reserved from the
+   * quota until the session ends or expires (402), so bytes in parts never exceed it. The session lives in
+   * the database and its bytes in a part named by its id.
    */
   async startResumable(input: {
     viewerUid: string;
@@ -221,27 +228,36 @@ export class StorageService {
     const name = requireName(input.name ?? nameIn(metadata));
     const area = requireWriteArea(input.viewerUid, name);
     if (input.declaredSize > maxBytesOf(area)) throw storageErrors.noWritePermission();
-    const remaining = await this.remainingQuota(this.deps.db, area, input.bucket, name);
-    if (input.declaredSize > remaining) throw storageErrors.quotaExceeded(input.bucket);
+    const contentType = requireContentType(
+      metadata.contentType ?? (input.declaredType || DEFAULT_CONTENT_TYPE),
+    );
 
     const uploadId = newId();
     const now = nowIso();
     const { name: _ignored, ...stored } = metadata;
     await this.deps.blobs.createPart(uploadId);
     try {
-      await insertUpload(this.deps.db, {
-        upload_id: uploadId,
-        bucket: input.bucket,
-        name,
-        owner_uid: input.viewerUid,
-        metadata: JSON.stringify(stored),
-        declared_size: input.declaredSize,
-        content_type: metadata.contentType ?? (input.declaredType || DEFAULT_CONTENT_TYPE),
-        received: 0,
-        status: 'active',
-        final_resource: null,
-        created_at: now,
-        updated_at: now,
+      await this.deps.db.transaction().execute(async (trx) => {
+        await lockOwner(trx, this.deps.dialect, area.ownerUid);
+        if ((await countOpenUploads(trx, area.ownerUid, this.sessionCutoff())) >= STORAGE_OPEN_UPLOADS_MAX) {
+          throw storageErrors.tooManyOpenUploads(STORAGE_OPEN_UPLOADS_MAX);
+        }
+        const remaining = await this.remainingQuota(trx, area, input.bucket, name);
+        if (input.declaredSize > remaining) throw storageErrors.quotaExceeded(input.bucket);
+        await insertUpload(trx, {
+          upload_id: uploadId,
+          bucket: input.bucket,
+          name,
+          owner_uid: input.viewerUid,
+          metadata: JSON.stringify(stored),
+          declared_size: input.declaredSize,
+          content_type: contentType,
+          received: 0,
+          status: 'active',
+          final_resource: null,
+          created_at: now,
+          updated_at: now,
+        });
       });
     } catch (error) {
       await this.deps.blobs.deletePart(uploadId).catch(() => undefined);
@@ -361,21 +377,26 @@ export class StorageService {
     return removed;
   }
 
-  /** Removes sessions (and their bytes) untouched for UPLOAD_SESSION_TTL_MS; returns how many. */
+  /** Removes sessions (and their bytes) past their lifetime, finished or not; returns how many. */
   async sweepExpiredUploads(now: number = Date.now()): Promise<number> {
-    const cutoff = new Date(now - UPLOAD_SESSION_TTL_MS).toISOString();
+    const cutoff = this.sessionCutoff(now);
     let removed = 0;
     for (;;) {
-      const stale = await findStaleUploads(this.deps.db, cutoff, 100);
-      for (const { upload_id: uploadId } of stale) {
+      const expired = await findExpiredUploads(this.deps.db, cutoff, 100);
+      for (const { upload_id: uploadId } of expired) {
         await this.uploadLocks.run(uploadId, async () => {
           await this.deps.blobs.deletePart(uploadId);
           await deleteUpload(this.deps.db, uploadId);
         });
       }
-      removed += stale.length;
-      if (stale.length < 100) return removed;
+      removed += expired.length;
+      if (expired.length < 100) return removed;
     }
+  }
+
+  /** Sessions started before this instant are dead (they answer 404 and reserve nothing). */
+  private sessionCutoff(now: number = Date.now()): string {
+    return new Date(now - this.deps.uploadSessionTtlMs).toISOString();
   }
 
   private async requireSession(input: {
@@ -389,6 +410,7 @@ export class StorageService {
       : undefined;
     if (
       !session ||
+      session.created_at < this.sessionCutoff() ||
       session.bucket !== input.bucket ||
       (input.name !== undefined && input.name !== session.name)
     ) {
@@ -479,9 +501,14 @@ export class StorageService {
       row.owner_uid = area.ownerUid;
       resource = toObjectResource(row);
       const finalResource = JSON.stringify(resource);
-      await this.commitObject(area, row, async (trx) => {
-        if (!(await markFinal(trx, uploadId, finalResource, row.updated))) throw new SessionMovedOn();
-      });
+      await this.commitObject(
+        area,
+        row,
+        async (trx) => {
+          if (!(await markFinal(trx, uploadId, finalResource, row.updated))) throw new SessionMovedOn();
+        },
+        uploadId,
+      );
     } catch (error) {
       await this.discard(blob.key);
       if (!(error instanceof SessionMovedOn)) throw error;
@@ -541,10 +568,11 @@ export class StorageService {
     area: WriteArea,
     row: ObjectRow,
     alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
+    finishingUploadId?: string,
   ): Promise<void> {
     const replaced = await this.deps.db.transaction().execute(async (trx) => {
       await lockOwner(trx, this.deps.dialect, area.ownerUid);
-      if (row.size > (await this.remainingQuota(trx, area, row.bucket, row.name))) {
+      if (row.size > (await this.remainingQuota(trx, area, row.bucket, row.name, finishingUploadId))) {
         throw storageErrors.quotaExceeded(row.bucket);
       }
       const previous = await upsertObject(trx, row);
@@ -554,17 +582,22 @@ export class StorageService {
     if (replaced !== row.blob_key) await this.discard(replaced);
   }
 
-  /** Bytes the owner may still store at `name` (an object it replaces there frees its own size). */
+  /**
+   * Bytes the owner may still store at `name`: the quota less their objects and what their open sessions
+   * reserve (but not `finishingUploadId`'s own reservation, which its object is about to replace). An
+   * object it replaces at `name` frees its own size.
+   */
   private async remainingQuota(
     db: Kysely<Database>,
     area: WriteArea,
     bucket: string,
     name: string,
+    finishingUploadId?: string,
   ): Promise<number> {
-    const usage = await usageOf(db, area.ownerUid);
+    const held = await bytesHeldBy(db, area.ownerUid, this.sessionCutoff(), finishingUploadId);
     const existing = await findObject(db, bucket, name);
     const freed = existing?.owner_uid === area.ownerUid ? existing.size : 0;
-    return Math.max(0, this.deps.quotaBytes - usage + freed);
+    return Math.max(0, this.deps.quotaBytes - held.stored - held.reserved + freed);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, StorageUploadsTable } from '../db/schema';
 
 export type UploadRow = Selectable<StorageUploadsTable>;
@@ -59,15 +59,31 @@ export async function markCancelled(db: Kysely<Database>, uploadId: string, now:
     .execute();
 }
 
-/** Sessions untouched since `cutoff`, oldest first. */
-export async function findStaleUploads(db: Kysely<Database>, cutoff: string, limit: number) {
+/** Sessions (of any status) started before `cutoff`, oldest first. */
+export async function findExpiredUploads(db: Kysely<Database>, cutoff: string, limit: number) {
   return db
     .selectFrom('storage_uploads')
     .select('upload_id')
-    .where('updated_at', '<', cutoff)
-    .orderBy('updated_at')
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
     .limit(limit)
     .execute();
+}
+
+/** How many unfinished sessions a user started since `cutoff` (the expired ones are dead). */
+export async function countOpenUploads(
+  db: Kysely<Database>,
+  ownerUid: string,
+  cutoff: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('storage_uploads')
+    .select(sql<number>`count(*)`.as('count'))
+    .where('owner_uid', '=', ownerUid)
+    .where('status', '=', 'active')
+    .where('created_at', '>=', cutoff)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 export async function deleteUpload(db: Kysely<Database>, uploadId: string): Promise<void> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { postSignup, sessionCookieOf } from '../../../../test/helpers/fixtures';
 import type { TestServer } from '../../../../test/support/test-server';
-import { openDatabase } from '../../db/database';
+import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { LocalDiskBlobStore } from '../blob-store';
 import { StorageService } from '../storage-service';
 
@@ -182,17 +182,29 @@ export async function withStorageService<T>(
   server: TestServer,
   action: (storage: StorageService) => Promise<T>,
 ): Promise<T> {
+  return withDatabase(server, (database) =>
+    action(
+      new StorageService({
+        db: database.db,
+        dialect: database.dialect,
+        blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
+        bucket: server.config.storageBucket,
+        publicUrl: undefined,
+        quotaBytes: server.config.storageQuotaBytes,
+        uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
+      }),
+    ),
+  );
+}
+
+/** Runs `action` on a connection of its own to the test server's database (SQLite file or PostgreSQL). */
+export async function withDatabase<T>(
+  server: TestServer,
+  action: (database: DatabaseHandle) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
   try {
-    const storage = new StorageService({
-      db: database.db,
-      dialect: database.dialect,
-      blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
-      bucket: server.config.storageBucket,
-      publicUrl: undefined,
-      quotaBytes: server.config.storageQuotaBytes,
-    });
-    return await action(storage);
+    return await action(database);
   } finally {
     await database.close();
   }
