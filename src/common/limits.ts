@@ -19,3 +19,11 @@ export const STORAGE_LIST_MAX_RESULTS = 1000;
 
 /** Presence: a user without any live connection is marked offline after this long. */
 export const PRESENCE_GRACE_MS = 60_000;
+
+/** Failed logins one account may take per window, from every address and instance together (default). */
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/**
+ * The per-account window. Fixed from its first failure and never extended by refused attempts, so the
+ * owner waits at most this long, however many addresses keep failing.
+ */
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;

@@ -7,6 +7,11 @@ import type { ErrorCode } from './errors';
  */
 export const LIVE_PATH = '/live';
 
+/** The session behind the socket ended (logout on any instance, or its 30 days ran out); sign in again. */
+export const LIVE_CLOSE_SIGNED_OUT = 4001;
+/** The id token the socket was opened with expired (its session may live on); reconnect with a fresh one. */
+export const LIVE_CLOSE_TOKEN_EXPIRED = 4401;
+
 export type LiveChangeType = 'added' | 'modified' | 'removed';
 
 export interface LiveDoc {

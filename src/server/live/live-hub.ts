@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WebSocket } from 'ws';
 import {
+  LIVE_CLOSE_SIGNED_OUT,
+  LIVE_CLOSE_TOKEN_EXPIRED,
   LiveClientMessageSchema,
   messages,
   nameSearchKey,
@@ -22,11 +24,15 @@ import type { LiveSources } from './live-sources';
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** How long a closing socket may take to answer the close handshake during shutdown. */
 const CLOSE_HANDSHAKE_MS = 1000;
+/** setTimeout's longest delay (about 24.8 days); a later deadline is reached in several steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Connection {
   socket: WebSocket;
   viewer: Viewer;
   subscriptions: Map<string, Subscription>;
+  /** Closes the socket when its session or id token runs out. */
+  expiryTimer?: NodeJS.Timeout;
 }
 
 interface Subscription {
@@ -184,11 +190,13 @@ export class LiveHub {
     }
     const connection: Connection = { socket, viewer: this.viewers.acquire(viewer), subscriptions: new Map() };
     this.connections.add(connection);
+    this.closeOnExpiry(connection, viewer);
     this.deps.events?.onConnectionOpened?.(connection.viewer);
     this.send(connection, { type: 'welcome', uid: viewer.uid });
     socket.on('message', (data) => this.handleMessage(connection, String(data)));
     socket.on('error', terminateOnError);
     socket.on('close', () => {
+      clearTimeout(connection.expiryTimer);
       if (!this.connections.delete(connection)) return;
       for (const subscription of connection.subscriptions.values()) this.removeSubscription(subscription);
       this.viewers.release(connection.viewer);
@@ -407,9 +415,35 @@ export class LiveHub {
   private signOutSession(sessionHash: string): void {
     for (const connection of this.connections) {
       if (connection.viewer.sessionHash !== sessionHash) continue;
-      this.send(connection, { type: 'signed-out' });
-      connection.socket.close(4001, 'signed out');
+      this.endSession(connection, 'signed out');
     }
+  }
+
+  private endSession(connection: Connection, reason: string): void {
+    this.send(connection, { type: 'signed-out' });
+    connection.socket.close(LIVE_CLOSE_SIGNED_OUT, reason);
+  }
+
+  /**
+   * A socket is only as good as what opened it: it closes when its session ends, or when the id token it
+   * was opened with expires first (a leaked token must not buy a socket that outlives it). Uses the
+   * viewer the socket was opened with, not the shared copy, which another socket's token may have made.
+   */
+  private closeOnExpiry(connection: Connection, opened: Viewer): void {
+    const { tokenExpiresAt, sessionExpiresAt } = opened;
+    const tokenFirst = tokenExpiresAt !== undefined && tokenExpiresAt < sessionExpiresAt;
+    const deadline = tokenFirst ? tokenExpiresAt : sessionExpiresAt;
+    const check = (): void => {
+      const left = deadline - Date.now();
+      if (left > 0) {
+        connection.expiryTimer = setTimeout(check, Math.min(left, MAX_TIMER_MS)).unref();
+      } else if (tokenFirst) {
+        connection.socket.close(LIVE_CLOSE_TOKEN_EXPIRED, 'id token expired');
+      } else {
+        this.endSession(connection, 'session expired');
+      }
+    };
+    check();
   }
 
   private enqueue(task: () => Promise<void>): void {
