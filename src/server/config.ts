@@ -20,7 +20,7 @@ function isProxyAddress(entry: string): boolean {
 
 /**
  * Proxies are named, never counted: a hop count cannot tell the proxy from a client that reaches the app
- * directly and writes its own `X-Forwarded-For`, and Fastify 5.12 trusts nothing when given one.
+ * directly and writes its own `X-Forwarded-For`, and Fastify ignores one for that reason.
  */
 const TrustProxySchema = z
   .string()
