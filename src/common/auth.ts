@@ -39,19 +39,18 @@ export const NewPasswordSchema = z
 const INVISIBLE_CHARACTER =
   /(?![\uFE00-\uFE0F\u{E0100}-\u{E01EF}])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/u;
 /** A zero-width joiner between two emoji only builds one emoji (👩‍💻), so it is allowed there. */
-const EMOJI_JOINER = /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
+const EMOJI_JOINER =
+  /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
 
 export const hasInvisibleCharacters = (text: string): boolean =>
   INVISIBLE_CHARACTER.test(text.replace(EMOJI_JOINER, ''));
 
-export const DisplayNameSchema = z
-  .string({ error: messages.displayNameRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, messages.displayNameRequired),
-    z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),
-    z.refine((name) => !hasInvisibleCharacters(name), messages.displayNameInvisible),
-  );
+export const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
+  z.trim(),
+  z.minLength(1, messages.displayNameRequired),
+  z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),
+  z.refine((name) => !hasInvisibleCharacters(name), messages.displayNameInvisible),
+);
 
 /** The text fields of signup; the thumbnail travels as a file and is checked by `checkThumbnail`. */
 export const SignupFieldsSchema = z.object({

@@ -41,8 +41,10 @@ export const messages = {
   emailInUse: 'The email address is already in use by another account.',
   wrongCredentials: 'Wrong email or password.',
   tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
-  tooManyLoginFailures: 'Too many failed logins for this account. Please wait up to 15 minutes and try again.',
-  idTokenCannotMint: 'A new id token needs the session cookie: an id token cannot renew itself. Please log in again.',
+  tooManyLoginFailures:
+    'Too many failed logins for this account. Please wait up to 15 minutes and try again.',
+  idTokenCannotMint:
+    'A new id token needs the session cookie: an id token cannot renew itself. Please log in again.',
   notSignedIn: 'You are not signed in. Please log in and try again.',
   forbidden: 'You do not have permission to do that.',
   notFound: 'Not found.',

@@ -118,7 +118,15 @@ export async function createApp(config: Config): Promise<DojoApp> {
     maxFailures: config.loginFailuresPerAccount,
     log: server.log,
   });
-  const auth = new AuthService({ db, storage, idTokens, changes: bus, presence, log: server.log, loginFailures });
+  const auth = new AuthService({
+    db,
+    storage,
+    idTokens,
+    changes: bus,
+    presence,
+    log: server.log,
+    loginFailures,
+  });
   const projects = new ProjectsService({ db, changes: bus });
   const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
   const hub = new LiveHub({
@@ -141,7 +149,10 @@ export async function createApp(config: Config): Promise<DojoApp> {
     // Scale-out: one budget for every instance on the database, and a database error lets the request
     // through (logged) rather than refusing everyone (docs/decisions/009-shared-rate-limits.md).
     ...(database.dialect === 'postgres'
-      ? { store: createSharedRateLimitStore({ counters: rateLimitCounters, log: server.log }), skipOnError: true }
+      ? {
+          store: createSharedRateLimitStore({ counters: rateLimitCounters, log: server.log }),
+          skipOnError: true,
+        }
       : {}),
   });
 

@@ -24,9 +24,7 @@ export class RateLimitCounters {
   private lastSweepAt = 0;
   private readonly now: RawBuilder<number>;
 
-  constructor(
-    private readonly deps: { db: Kysely<Database>; dialect: DialectName; log: FastifyBaseLogger },
-  ) {
+  constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName; log: FastifyBaseLogger }) {
     this.now = databaseNowMs[deps.dialect];
   }
 

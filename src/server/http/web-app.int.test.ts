@@ -84,7 +84,7 @@ describe('serving the web app', () => {
   });
 
   it('sends /index.html with the same CSP and nonce as /, never as a plain file', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'gzip, deflate, br' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'gzip, deflate, br' }] as Record<string, string>[]) {
       const response = await rawGet(`${server.url}/index.html`, headers);
       const csp = String(response.headers['content-security-policy'] ?? '');
       expect(csp).toMatch(/script-src 'self'/);

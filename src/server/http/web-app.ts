@@ -6,7 +6,7 @@ import { messages, type ErrorBody } from '../../common';
 import { newCspNonce, pageContentSecurityPolicy } from './security-headers';
 
 /** The spec's client routes (§2); anything else renders the app's not-found page with a 404. */
-const SPA_ROUTES = [/^\/$/, /^\/index\.html$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
+const SPA_ROUTES = [/^\/(?:index\.html)?$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
 
 /**
  * Serves the production web build. index.html gets the request's CSP nonce (for react-select's
