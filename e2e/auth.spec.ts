@@ -10,6 +10,8 @@ const messages = {
   thumbnailTooLarge: 'Image file size must be less than 100kb',
   wrongCredentials: 'Wrong email or password.',
   emailInUse: 'The email address is already in use by another account.',
+  // Not the spec's: issue 9's hardening of display names.
+  displayNameInvisible: 'Display name cannot contain control, invisible or text-direction characters.',
 };
 
 test.describe('signup', () => {
@@ -64,6 +66,28 @@ test.describe('signup', () => {
     await expect(alertWith(page, messages.thumbnailTooLarge)).toHaveCount(0);
 
     await expect(page).toHaveURL('/signup');
+    const login = await request.post('/api/auth/login', {
+      data: { email: user.email, password: user.password },
+    });
+    expect(login.status()).toBe(401);
+  });
+
+  test('refuses a display name with a text-direction override before sending anything', async ({
+    page,
+    request,
+  }) => {
+    const user = { ...newUser('bidi'), displayName: 'admin\u202Egnp.exe' };
+    let signups = 0;
+    page.on('request', (sent) => {
+      if (sent.url().endsWith('/api/auth/signup')) signups += 1;
+    });
+    await page.goto('/signup');
+    await fillSignupForm(page, user, pngFile());
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(page.getByText(messages.displayNameInvisible, { exact: true })).toBeVisible();
+    await expect(page.getByLabel('display name:', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL('/signup');
+    expect(signups).toBe(0);
     const login = await request.post('/api/auth/login', {
       data: { email: user.email, password: user.password },
     });

@@ -3,10 +3,12 @@ import Fastify from 'fastify';
 import { AuthService } from '../../src/server/auth/auth-service';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { IdTokens } from '../../src/server/auth/id-tokens';
+import { LoginFailureLimit } from '../../src/server/auth/login-failures';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
+import { RateLimitCounters } from '../../src/server/http/rate-limit-counters';
 import { LocalChangeBus } from '../../src/server/live/change-bus';
 import { PresenceService } from '../../src/server/presence/presence-service';
 import { ProjectsService } from '../../src/server/projects/projects-service';
@@ -127,6 +129,11 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       changes: bus,
       presence,
       log: logger,
+      loginFailures: new LoginFailureLimit({
+        counters: new RateLimitCounters({ db, dialect: database.dialect, log: logger }),
+        maxFailures: config.loginFailuresPerAccount,
+        log: logger,
+      }),
       hashPassword: hashOnce,
     });
     batching = batchSize > 1 ? openBatchingDatabase(config) : undefined;
@@ -251,5 +258,6 @@ function viewerOf(
   photoURL: string,
   sessionHash: string,
 ): Viewer {
-  return { uid, email, displayName, photoURL, sessionHash, viaToken: false };
+  // Services never look at the expiry (only live sockets do).
+  return { uid, email, displayName, photoURL, sessionHash, viaToken: false, sessionExpiresAt: Infinity };
 }

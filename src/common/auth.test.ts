@@ -97,6 +97,32 @@ describe('SignupFieldsSchema', () => {
     expect(fieldMessages(result, 'displayName')[0]).toBe(messages.displayNameRequired);
   });
 
+  it.each([
+    ['a control character', 'Mario\u0007'],
+    ['a tab inside the name', 'Ma\trio'],
+    ['a right-to-left override', 'Mario\u202Egpj.exe'],
+    ['a bidi isolate', 'Mario\u2066admin\u2069'],
+    ['a zero-width space', 'Ma\u200Brio'],
+    ['a zero-width joiner between letters', 'Ma\u200Drio'],
+    ['a byte-order mark inside the name', 'Ma\uFEFFrio'],
+    ['a soft hyphen', 'Ma\u00ADrio'],
+    ['a line separator', 'Mario\u2028Rossi'],
+    ['a Hangul filler (renders as nothing)', '\u3164'],
+  ])('rejects a display name with %s', (_what, displayName) => {
+    const result = SignupFieldsSchema.safeParse({ ...validSignup, displayName });
+    expect(result.success).toBe(false);
+    expect(fieldMessages(result, 'displayName')).toEqual([messages.displayNameInvisible]);
+  });
+
+  it.each([
+    ['accents and other scripts', 'José Núñez 李小龍 Влад'],
+    ['right-to-left text', 'مريم'],
+    ['an emoji with a variation selector', 'Mario ❤️'],
+    ['an emoji built with zero-width joiners', 'Mario 👩🏽‍💻 👨‍👩‍👧'],
+  ])('accepts a display name with %s', (_what, displayName) => {
+    expect(SignupFieldsSchema.safeParse({ ...validSignup, displayName }).success).toBe(true);
+  });
+
   it('rejects a malformed email with emailInvalid', () => {
     for (const email of ['mario', 'mario@', '@example.com', 'mario@@example.com', 'mario example@x.com']) {
       const result = SignupFieldsSchema.safeParse({ ...validSignup, email });

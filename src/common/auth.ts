@@ -30,13 +30,27 @@ export const NewPasswordSchema = z
     z.maxLength(PASSWORD_MAX_LENGTH, messages.passwordTooLong),
   );
 
-export const DisplayNameSchema = z
-  .string({ error: messages.displayNameRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, messages.displayNameRequired),
-    z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),
-  );
+/**
+ * Characters a display name may not hold: controls, format characters (bidi overrides and isolates,
+ * zero-width spaces and joiners, soft hyphen, tags), other default-ignorable ones (Hangul fillers) and
+ * line separators. They make a name look like someone else's or reverse the text shown after it.
+ * Variation selectors stay: they only pick an emoji's or a character's presentation.
+ */
+const INVISIBLE_CHARACTER =
+  /(?![\uFE00-\uFE0F\u{E0100}-\u{E01EF}])[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/u;
+/** A zero-width joiner between two emoji only builds one emoji (👩‍💻), so it is allowed there. */
+const EMOJI_JOINER =
+  /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+export const hasInvisibleCharacters = (text: string): boolean =>
+  INVISIBLE_CHARACTER.test(text.replace(EMOJI_JOINER, ''));
+
+export const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
+  z.trim(),
+  z.minLength(1, messages.displayNameRequired),
+  z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),
+  z.refine((name) => !hasInvisibleCharacters(name), messages.displayNameInvisible),
+);
 
 /** The text fields of signup; the thumbnail travels as a file and is checked by `checkThumbnail`. */
 export const SignupFieldsSchema = z.object({

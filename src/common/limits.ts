@@ -40,3 +40,10 @@ export const COMMENTS_PAGE_MAX = 100;
 export const PROJECT_CREATES_PER_MINUTE = 30;
 export const COMMENTS_PER_MINUTE = 60;
 export const UPLOADS_PER_MINUTE = 60;
+/** Failed logins one account may take per window, from every address and instance together (default). */
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/**
+ * The per-account window. Fixed from its first failure and never extended by refused attempts, so the
+ * owner waits at most this long, however many addresses keep failing.
+ */
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;

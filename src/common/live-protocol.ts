@@ -9,9 +9,12 @@ export const LIVE_PATH = '/live';
 
 /** Close codes of a live socket besides the standard ones (1001 shutting down, 1009 message too big). */
 export const LIVE_CLOSE_CODES = {
+  /** The session behind the socket ended (logout on any instance, or its 30 days ran out); sign in again. */
   signedOut: 4001,
   /** Refused: the session or the user already holds as many sockets as the server allows. */
   tooManySockets: 4008,
+  /** The id token the socket was opened with expired (its session may live on); reconnect with a fresh one. */
+  tokenExpired: 4401,
 } as const;
 
 export type LiveChangeType = 'added' | 'modified' | 'removed';

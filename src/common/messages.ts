@@ -36,6 +36,7 @@ export const messages = {
   passwordTooLong: 'Password should be at most 256 characters.',
   displayNameRequired: 'Please enter a display name.',
   displayNameTooLong: 'Display name should be at most 60 characters.',
+  displayNameInvisible: 'Display name cannot contain control, invisible or text-direction characters.',
 
   emailInUse: 'The email address is already in use by another account.',
   wrongCredentials: 'Wrong email or password.',
@@ -46,6 +47,10 @@ export const messages = {
   commentCursorInvalid: 'That page of comments does not exist.',
   showOlderComments: 'Show older comments',
   loadingOlderComments: 'Loading older comments...',
+  tooManyLoginFailures:
+    'Too many failed logins for this account. Please wait up to 15 minutes and try again.',
+  idTokenCannotMint:
+    'A new id token needs the session cookie: an id token cannot renew itself. Please log in again.',
   notSignedIn: 'You are not signed in. Please log in and try again.',
   forbidden: 'You do not have permission to do that.',
   notFound: 'Not found.',

@@ -9,7 +9,8 @@ import { messages } from '../common';
 import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
-import { createViewerResolver } from './auth/viewer';
+import { LoginFailureLimit } from './auth/login-failures';
+import { createViewerResolver, SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { AppError } from './http/app-error';
@@ -20,7 +21,8 @@ import { projectsRouteDocs } from './projects/projects-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
-import { isSameOrigin } from './http/origin';
+import { isCrossSiteRequest } from './http/origin';
+import { RateLimitCounters } from './http/rate-limit-counters';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
@@ -38,6 +40,10 @@ import { commentsLiveSource, projectsLiveSource } from './projects/projects-live
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { ProjectsService } from './projects/projects-service';
 import { newId } from './shared/ids';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */
+const STORAGE_ROUTE_PREFIX = '/v0/';
 
 export interface DojoApp {
   server: FastifyInstance;
@@ -80,7 +86,8 @@ export async function createApp(config: Config): Promise<DojoApp> {
     },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
-    trustProxy: config.publicUrl !== undefined,
+    // Only the proxies the operator names may set the client's address, scheme and host.
+    trustProxy: config.trustProxy,
   });
 
   const routes: { method: string; url: string }[] = [];
@@ -106,7 +113,21 @@ export async function createApp(config: Config): Promise<DojoApp> {
     graceMs: config.presenceGraceMs,
     log: server.log,
   });
-  const auth = new AuthService({ db, storage, idTokens, changes: bus, presence, log: server.log });
+  const rateLimitCounters = new RateLimitCounters({ db, dialect: database.dialect, log: server.log });
+  const loginFailures = new LoginFailureLimit({
+    counters: rateLimitCounters,
+    maxFailures: config.loginFailuresPerAccount,
+    log: server.log,
+  });
+  const auth = new AuthService({
+    db,
+    storage,
+    idTokens,
+    changes: bus,
+    presence,
+    log: server.log,
+    loginFailures,
+  });
   const projects = new ProjectsService({ db, changes: bus });
   const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
   const hub = new LiveHub({
@@ -134,16 +155,23 @@ export async function createApp(config: Config): Promise<DojoApp> {
     // Scale-out: one budget for every instance on the database, and a database error lets the request
     // through (logged) rather than refusing everyone (docs/decisions/009-shared-rate-limits.md).
     ...(database.dialect === 'postgres'
-      ? { store: createSharedRateLimitStore({ db, log: server.log }), skipOnError: true }
+      ? {
+          store: createSharedRateLimitStore({ counters: rateLimitCounters, log: server.log }),
+          skipOnError: true,
+        }
       : {}),
   });
 
-  // CSRF: a browser on another site may not make state-changing API calls (login included).
+  // CSRF: a page on another site may make no state-changing request (login and signup included), on any
+  // path however it is spelled. The one exception is a storage route called without the session cookie:
+  // the storage SDK calls it cross-origin with an id token, which no other site's page holds
+  // (docs/decisions/010-cross-site-requests-and-proxies.md).
   server.addHook('onRequest', async (request) => {
-    const safe = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
-    if (!safe && request.url.startsWith('/api/') && !isSameOrigin(request.headers, config.publicUrl)) {
-      throw new AppError('forbidden', messages.crossOrigin);
-    }
+    if (SAFE_METHODS.has(request.method) || !isCrossSiteRequest(request.headers, config.publicUrl)) return;
+    const tokenOnlyStorageCall =
+      request.routeOptions.url?.startsWith(STORAGE_ROUTE_PREFIX) === true &&
+      request.cookies[SESSION_COOKIE] === undefined;
+    if (!tokenOnlyStorageCall) throw new AppError('forbidden', messages.crossOrigin);
   });
 
   const openApi = buildOpenApiDocument(
@@ -163,7 +191,12 @@ export async function createApp(config: Config): Promise<DojoApp> {
     await sql`select 1`.execute(db);
     return { status: 'ok', database: database.dialect };
   });
-  registerAuthRoutes(server, { auth, viewers, rateLimitPerMinute: config.authRateLimitPerMinute });
+  registerAuthRoutes(server, {
+    auth,
+    viewers,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+    publicUrl: config.publicUrl,
+  });
   registerUsersRoutes(server, { db, viewers });
   registerProjectsRoutes(server, {
     projects,

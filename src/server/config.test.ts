@@ -141,4 +141,32 @@ describe('loadConfig', () => {
       expect(problemFor(error, 'STORAGE_UPLOAD_TTL_MS'), value).toHaveLength(1);
     }
   });
+  it('trusts no proxy unless TRUST_PROXY names one, PUBLIC_URL or not', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://dojo.example.com' }).trustProxy).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as proxy addresses, CIDR ranges and proxy-addr names', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1 ,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('refuses a TRUST_PROXY hop count or anything that is not an address or range', () => {
+    for (const value of ['1', '2', '10.0.0.0/33', 'proxy.example.com', '127.0.0.1,', '::1/129', 'true']) {
+      expect(problemFor(configError({ TRUST_PROXY: value }), 'TRUST_PROXY'), value).toHaveLength(1);
+    }
+  });
+
+  it('limits failed logins per account to 10 unless LOGIN_FAILURES_PER_ACCOUNT says otherwise', () => {
+    expect(loadConfig({}).loginFailuresPerAccount).toBe(10);
+    expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: '25' }).loginFailuresPerAccount).toBe(25);
+    expect(
+      problemFor(configError({ LOGIN_FAILURES_PER_ACCOUNT: '0' }), 'LOGIN_FAILURES_PER_ACCOUNT'),
+    ).toHaveLength(1);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -5,10 +6,54 @@ import {
   LIVE_MAX_SOCKETS_PER_SESSION,
   LIVE_MAX_SOCKETS_PER_USER,
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+  LOGIN_FAILURES_PER_ACCOUNT,
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
 } from '../common';
+
+/** Fastify's `trustProxy`: trust nothing, or the proxies at these addresses, ranges and names. */
+export type TrustProxy = false | string[];
+
+/** The names proxy-addr (Fastify's `trustProxy`) knows besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Proxies are named, never counted: a hop count cannot tell the proxy from a client that reaches the app
+ * directly and writes its own `X-Forwarded-For`, and Fastify ignores one for that reason.
+ */
+const TrustProxySchema = z
+  .string()
+  .transform((value, context): TrustProxy => {
+    if (/^\d+$/.test(value)) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'hop counts are not supported: list the proxy addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be comma-separated proxy addresses or CIDR ranges (not: ${bad.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  })
+  .default(false);
 
 /**
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
@@ -40,6 +85,8 @@ const EnvSchema = z.object({
     .default(STORAGE_UPLOAD_SESSION_TTL_MAX_MS),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  TRUST_PROXY: TrustProxySchema,
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(LOGIN_FAILURES_PER_ACCOUNT),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
     .number()
@@ -73,6 +120,10 @@ export interface Config {
   webRoot: string | undefined;
   /** Login and signup attempts allowed per client address per minute. */
   authRateLimitPerMinute: number;
+  /** Which proxies' `X-Forwarded-*` headers are believed (client address, scheme, host). */
+  trustProxy: TrustProxy;
+  /** Failed logins allowed per account (email) per window, counted over every instance and address. */
+  loginFailuresPerAccount: number;
   /** How long a user stays online after their last live connection closes without a logout. */
   presenceGraceMs: number;
   /** Live caps, per instance: subscriptions per socket, sockets per session and per user. */
@@ -114,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),
     authRateLimitPerMinute: values.AUTH_RATE_LIMIT_PER_MINUTE,
+    trustProxy: values.TRUST_PROXY,
+    loginFailuresPerAccount: values.LOGIN_FAILURES_PER_ACCOUNT,
     presenceGraceMs: values.PRESENCE_GRACE_MS,
     liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
     liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,

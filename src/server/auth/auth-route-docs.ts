@@ -36,6 +36,8 @@ export const authRouteDocs: RouteDoc[] = [
     path: '/api/auth/login',
     tag,
     summary: 'Sign in with email and password; marks the profile online',
+    description:
+      'Rate-limited per client address, and failed logins per account (LOGIN_FAILURES_PER_ACCOUNT per 15 minutes, over every address and instance): past either, 429 with Retry-After.',
     auth: 'none',
     body: { contentType: 'application/json', schema: LoginSchema },
     response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResultSchema },
@@ -54,8 +56,10 @@ export const authRouteDocs: RouteDoc[] = [
     method: 'POST',
     path: '/api/auth/token',
     tag,
-    summary: 'Mint a fresh short-lived id token from the session',
-    auth: 'session-or-token',
+    summary: 'Mint a fresh short-lived id token from the session cookie',
+    description:
+      'Only the session cookie mints: a request authenticated by an id token alone is refused (403), so a leaked token cannot renew itself.',
+    auth: 'session',
     response: { status: 200, description: 'A new id token', schema: IdTokenResultSchema },
     errors: ['unauthenticated', 'forbidden'],
   },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { THUMBNAIL_MAX_BYTES, type AuthResult, type SessionState } from '../../common';
+import { messages, THUMBNAIL_MAX_BYTES, type AuthResult, type SessionState } from '../../common';
+import { forbidden, unauthenticated } from '../http/app-error';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
 import { SESSION_COOKIE, userOf, type ViewerResolver } from './viewer';
@@ -9,12 +10,28 @@ interface Deps {
   auth: AuthService;
   viewers: ViewerResolver;
   rateLimitPerMinute: number;
+  /** The session cookie is `Secure` whenever the public URL is https, whatever the proxy in front says. */
+  publicUrl: string | undefined;
 }
 
 const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName']);
 
-export function registerAuthRoutes(app: FastifyInstance, { auth, viewers, rateLimitPerMinute }: Deps): void {
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  { auth, viewers, rateLimitPerMinute, publicUrl }: Deps,
+): void {
   const rateLimit = { max: rateLimitPerMinute, timeWindow: '1 minute' };
+  const httpsOnly = publicUrl?.startsWith('https://') ?? false;
+  const sendSignedIn = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult => {
+    reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: httpsOnly || request.protocol === 'https',
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
+  };
 
   app.post('/api/auth/signup', { config: { rateLimit } }, async (request, reply) => {
     const signedIn = await auth.signUp(await readSignupForm(request));
@@ -33,23 +50,18 @@ export function registerAuthRoutes(app: FastifyInstance, { auth, viewers, rateLi
     return reply.status(204).send();
   });
 
-  app.post('/api/auth/token', async (request) => auth.mintIdToken(await viewers.requireViewer(request)));
+  // Only the session cookie mints: an id token that could mint its successor would live as long as its session.
+  app.post('/api/auth/token', async (request) => {
+    const viewer = await viewers.sessionViewerOf(request);
+    if (viewer) return auth.mintIdToken(viewer);
+    if (request.headers.authorization) throw forbidden(messages.idTokenCannotMint);
+    throw unauthenticated();
+  });
 
   app.get('/api/auth/session', async (request): Promise<SessionState> => {
     const viewer = await viewers.viewerOf(request);
     return { user: viewer ? userOf(viewer) : null };
   });
-}
-
-function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult {
-  reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    maxAge: SESSION_TTL_MS / 1000,
-  });
-  return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
 }
 
 /** Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. */

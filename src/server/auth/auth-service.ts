@@ -22,6 +22,7 @@ import type { StorageService } from '../storage/storage-service';
 import { newId, newSecretToken } from '../shared/ids';
 import { findUserByEmailKey, toUserProfile } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
+import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from './viewer';
@@ -47,6 +48,7 @@ interface Deps {
   idTokens: IdTokens;
   changes: ChangeBus;
   log: FastifyBaseLogger;
+  loginFailures: LoginFailureLimit;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
 }
@@ -133,10 +135,13 @@ export class AuthService {
     const parsed = LoginSchema.safeParse(input ?? {});
     if (!parsed.success) throw invalidArgument(fieldErrorsOf(parsed.error));
     const { db } = this.deps;
-    const user = await findUserByEmailKey(db, parsed.data.email.toLowerCase());
+    const emailKey = parsed.data.email.toLowerCase();
+    const attempt = await this.deps.loginFailures.begin(emailKey);
+    const user = await findUserByEmailKey(db, emailKey);
     // Same work whether or not the email exists, and the same answer: never say which was wrong.
     const matches = await verifyPassword(parsed.data.password, user?.password_hash ?? (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
+    await attempt.succeeded();
 
     const sessionToken = newSecretToken();
     const now = nowIso();

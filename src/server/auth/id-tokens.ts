@@ -13,6 +13,11 @@ export interface IdTokenClaims {
   sessionHash: string;
 }
 
+export interface VerifiedIdToken extends IdTokenClaims {
+  /** ms since the epoch. */
+  expiresAt: number;
+}
+
 /**
  * Short-lived HS256 tokens. The key lives in the database, not in memory or DATA_DIR, so every
  * instance on a shared PostgreSQL signs and verifies with the same key.
@@ -45,11 +50,12 @@ export class IdTokens {
   }
 
   /** The claims of a valid, unexpired token, or null. */
-  async verify(token: string): Promise<IdTokenClaims | null> {
+  async verify(token: string): Promise<VerifiedIdToken | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { uid: payload.sub, sessionHash: payload.sid };
+      if (typeof payload.exp !== 'number') return null;
+      return { uid: payload.sub, sessionHash: payload.sid, expiresAt: payload.exp * 1000 };
     } catch {
       return null;
     }

@@ -5,7 +5,7 @@ import type { AuthUser } from '../../common';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/database';
 import { unauthenticated } from '../http/app-error';
-import { isSameOrigin } from '../http/origin';
+import { hasForeignOrigin } from '../http/origin';
 import type { IdTokens } from './id-tokens';
 import { findLiveSession, hashSessionToken } from './sessions-repository';
 
@@ -16,6 +16,10 @@ export interface Viewer extends AuthUser {
   sessionHash: string;
   /** True when the request proved itself with an id token rather than the cookie. */
   viaToken: boolean;
+  /** When the session ends (ms since the epoch); a live socket is closed then. */
+  sessionExpiresAt: number;
+  /** When the id token the request carried expires (ms since the epoch); only when `viaToken`. */
+  tokenExpiresAt?: number;
 }
 
 declare module 'fastify' {
@@ -47,11 +51,18 @@ export function createViewerResolver(deps: {
       if (!claims) return null;
       const session = await findLiveSession(deps.db, claims.sessionHash, nowIso());
       if (!session || session.uid !== claims.uid) return null;
-      return { ...userOf(session), sessionHash: session.tokenHash, viaToken: true };
+      return { ...viewerOfSession(session, true), tokenExpiresAt: claims.expiresAt };
     }
-    if (!sessionCookie || !isSameOrigin(headers, deps.publicUrl)) return null;
+    return resolveCookie(headers, sessionCookie);
+  }
+
+  async function resolveCookie(
+    headers: IncomingHttpHeaders,
+    sessionCookie: string | undefined,
+  ): Promise<Viewer | null> {
+    if (!sessionCookie || hasForeignOrigin(headers, deps.publicUrl)) return null;
     const session = await findLiveSession(deps.db, hashSessionToken(sessionCookie), nowIso());
-    return session ? { ...userOf(session), sessionHash: session.tokenHash, viaToken: false } : null;
+    return session ? viewerOfSession(session, false) : null;
   }
 
   const resolveRequest = (request: FastifyRequest) =>
@@ -68,6 +79,13 @@ export function createViewerResolver(deps: {
       if (!viewer) throw unauthenticated();
       return viewer;
     },
+    /**
+     * The viewer by the session cookie alone, whatever `Authorization` says: for what only the session
+     * may do (minting id tokens), so a leaked id token cannot renew itself.
+     */
+    sessionViewerOf(request: FastifyRequest): Promise<Viewer | null> {
+      return resolveCookie(request.headers, request.cookies[SESSION_COOKIE]);
+    },
     /** For requests outside Fastify (the live socket's upgrade): the caller has parsed the cookies. */
     viewerOfHeaders(headers: IncomingHttpHeaders, cookies: Record<string, string | undefined>) {
       return resolve(headers, cookies[SESSION_COOKIE]);
@@ -76,6 +94,18 @@ export function createViewerResolver(deps: {
 }
 
 export type ViewerResolver = ReturnType<typeof createViewerResolver>;
+
+function viewerOfSession(
+  session: NonNullable<Awaited<ReturnType<typeof findLiveSession>>>,
+  viaToken: boolean,
+): Viewer {
+  return {
+    ...userOf(session),
+    sessionHash: session.tokenHash,
+    viaToken,
+    sessionExpiresAt: Date.parse(session.expiresAt),
+  };
+}
 
 /** The auth user a client may see, from a session row or a viewer (never the session hash). */
 export function userOf(session: {

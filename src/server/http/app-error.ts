@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields?: FieldErrors,
+    /** Sent as `Retry-After` (seconds). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -22,3 +24,6 @@ export const unauthenticated = (): AppError => new AppError('unauthenticated', m
 export const forbidden = (message: string = messages.forbidden): AppError =>
   new AppError('forbidden', message);
 export const notFound = (message: string = messages.notFound): AppError => new AppError('not-found', message);
+
+export const tooManyRequests = (message: string, retryAfterMs: number): AppError =>
+  new AppError('too-many-requests', message, undefined, Math.max(1, Math.ceil(retryAfterMs / 1000)));

@@ -46,6 +46,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     prepareJsonErrorReply(reply);
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply
         .status(error.status)
         .send(bodyOf(error.code, error.message, error.fields ? { fields: error.fields } : {}));

@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 
 let server: TestServer;
 let webRoot: string;
+const INDEX_HTML = '<!doctype html><html><head><title>The Dojo</title></head><body></body></html>';
 const BIG_SCRIPT = `console.log(${JSON.stringify('the dojo '.repeat(500))});`;
 
 /** A GET that shows the bytes as sent (fetch would decode them). */
@@ -27,11 +28,10 @@ beforeAll(async () => {
   // A stand-in web build: the real one is exercised end to end by the Playwright suite.
   webRoot = await mkdtemp(path.join(os.tmpdir(), 'dojo-web-'));
   await mkdir(path.join(webRoot, 'assets'));
-  await writeFile(
-    path.join(webRoot, 'index.html'),
-    '<!doctype html><html><head><title>The Dojo</title></head><body></body></html>',
-  );
+  await writeFile(path.join(webRoot, 'index.html'), INDEX_HTML);
   await writeFile(path.join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // The build compresses index.html too when it is large enough: the CSP must not depend on that.
+  await writeFile(path.join(webRoot, 'index.html.br'), brotliCompressSync(INDEX_HTML));
   // As the build writes them (vite.config.ts): .br and .gz beside a text asset.
   const bigScript = path.join(webRoot, 'assets', 'big-def456.js');
   await writeFile(bigScript, BIG_SCRIPT);
@@ -81,6 +81,20 @@ describe('serving the web app', () => {
       nonces.push(nonce);
     }
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it('sends /index.html with the same CSP and nonce as /, never as a plain file', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'gzip, deflate, br' }] as Record<string, string>[]) {
+      const response = await rawGet(`${server.url}/index.html`, headers);
+      const csp = String(response.headers['content-security-policy'] ?? '');
+      expect(csp).toMatch(/script-src 'self'/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      const html =
+        response.headers['content-encoding'] === 'br' ? brotliDecompressSync(response.body) : response.body;
+      const nonce = /<meta name="csp-nonce" content="([^"]+)">/.exec(html.toString())?.[1];
+      expect(nonce).toBeTruthy();
+      expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
+    }
   });
 
   it('serves hashed assets as immutable, with security headers', async () => {

@@ -6,7 +6,7 @@ import { messages, type ErrorBody } from '../../common';
 import { newCspNonce, pageContentSecurityPolicy } from './security-headers';
 
 /** The spec's client routes (§2); anything else renders the app's not-found page with a 404. */
-const SPA_ROUTES = [/^\/$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
+const SPA_ROUTES = [/^\/(?:index\.html)?$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
 
 /**
  * Serves the production web build. index.html gets the request's CSP nonce (for react-select's
@@ -22,6 +22,9 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
       root: webRoot,
       index: false,
       wildcard: false,
+      // A page must carry the CSP and its nonce: HTML (index.html by its own name included) is never sent
+      // as a plain file, but by the handler below.
+      allowedPath: (pathName) => !pathName.endsWith('.html'),
       // The build writes .br and .gz beside each text asset; they go out as they are, per Accept-Encoding.
       preCompressed: true,
       // Our own Cache-Control: hashed assets never change; anything else (favicon) is revalidated.

@@ -50,11 +50,15 @@ export interface LiveLimits {
   maxSocketsPerSession: number;
   maxSocketsPerUser: number;
 }
+/** setTimeout's longest delay (about 24.8 days); a later deadline is reached in several steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Connection {
   socket: WebSocket;
   viewer: Viewer;
   subscriptions: Map<string, Subscription>;
+  /** Closes the socket when its session or id token runs out. */
+  expiryTimer?: NodeJS.Timeout;
 }
 
 interface Subscription {
@@ -237,10 +241,12 @@ export class LiveHub {
     this.socketsPerUser.add(viewer.uid, 1);
     const connection: Connection = { socket, viewer: this.viewers.acquire(viewer), subscriptions: new Map() };
     this.connections.add(connection);
+    this.closeOnExpiry(connection, viewer);
     this.deps.events?.onConnectionOpened?.(connection.viewer);
     this.send(connection, { type: 'welcome', uid: viewer.uid });
     socket.on('message', (data) => this.handleMessage(connection, String(data)));
     socket.on('close', () => {
+      clearTimeout(connection.expiryTimer);
       if (!this.connections.delete(connection)) return;
       this.socketsPerSession.add(connection.viewer.sessionHash, -1);
       this.socketsPerUser.add(connection.viewer.uid, -1);
@@ -472,9 +478,35 @@ export class LiveHub {
   private signOutSession(sessionHash: string): void {
     for (const connection of this.connections) {
       if (connection.viewer.sessionHash !== sessionHash) continue;
-      this.send(connection, { type: 'signed-out' });
-      connection.socket.close(LIVE_CLOSE_CODES.signedOut, 'signed out');
+      this.endSession(connection, 'signed out');
     }
+  }
+
+  private endSession(connection: Connection, reason: string): void {
+    this.send(connection, { type: 'signed-out' });
+    connection.socket.close(LIVE_CLOSE_CODES.signedOut, reason);
+  }
+
+  /**
+   * A socket is only as good as what opened it: it closes when its session ends, or when the id token it
+   * was opened with expires first (a leaked token must not buy a socket that outlives it). Uses the
+   * viewer the socket was opened with, not the shared copy, which another socket's token may have made.
+   */
+  private closeOnExpiry(connection: Connection, opened: Viewer): void {
+    const { tokenExpiresAt, sessionExpiresAt } = opened;
+    const tokenFirst = tokenExpiresAt !== undefined && tokenExpiresAt < sessionExpiresAt;
+    const deadline = tokenFirst ? tokenExpiresAt : sessionExpiresAt;
+    const check = (): void => {
+      const left = deadline - Date.now();
+      if (left > 0) {
+        connection.expiryTimer = setTimeout(check, Math.min(left, MAX_TIMER_MS)).unref();
+      } else if (tokenFirst) {
+        connection.socket.close(LIVE_CLOSE_CODES.tokenExpired, 'id token expired');
+      } else {
+        this.endSession(connection, 'session expired');
+      }
+    };
+    check();
   }
 
   private enqueue(task: () => Promise<void>): void {

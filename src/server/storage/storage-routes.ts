@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../common';
+import { AppError } from '../http/app-error';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
 import { perUserRateLimit } from '../http/write-rate-limit';
@@ -121,6 +122,8 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
       }
       if (error instanceof MultipartError) return storageError(reply, 400, error.message);
+      // Thrown by the app-wide hooks (the cross-site check): same status and message, protocol body.
+      if (error instanceof AppError) return storageError(reply, error.status, error.message);
       // The connection, not the request stream: a fully read request (any GET) is destroyed too.
       if (request.raw.socket.destroyed) {
         request.log.info({ err: error }, 'storage request ended by the client');
