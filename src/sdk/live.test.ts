@@ -1,5 +1,5 @@
 import { afterEach, describe, it, expect, vi } from 'vitest';
-import { dashboardQuery, type LiveChange, type LiveDoc } from '../common';
+import { dashboardQuery, type LiveChange, type LiveDoc, type LiveServerMessage } from '../common';
 import { applyChanges, LiveClient, type LiveStatus, type SocketLike } from './live';
 
 interface Doc extends LiveDoc {
@@ -190,6 +190,9 @@ class HandSocket implements SocketLike {
     this.readyState = 1;
     this.onopen?.({});
   }
+  receive(message: LiveServerMessage): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
 }
 
 describe('LiveClient reconnects', () => {
@@ -232,9 +235,11 @@ describe('LiveClient reconnects', () => {
     });
     expect(client.status).toBe('reconnecting');
 
-    // Back: the subscription is sent again on the new socket, and the delays start over.
+    // Back: the subscription is sent again on the new socket, and once the server accepts it (welcome)
+    // the delays start over.
     while (sockets.length === 9) vi.advanceTimersByTime(1);
     sockets[9]?.open();
+    sockets[9]?.receive({ type: 'welcome', uid: 'u1' });
     expect(sockets[9]?.sent).toEqual(sockets[0]?.sent);
     expect(statuses).toEqual(['connecting', 'online', 'reconnecting', 'online']);
     sockets[9]?.close();
