@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const E2E_AUTH_RATE_LIMIT_PER_MINUTE = 10_000;
+// Every browser context of both workers connects from 127.0.0.1 too; the connection cap has its own tests.
+const E2E_MAX_CONNECTIONS_PER_ADDRESS = 10_000;
 
 if (!existsSync(path.resolve('dist/web/index.html'))) {
   console.error('e2e-server: dist/web/index.html is missing; build the web app first (npm run build).');
@@ -35,7 +37,12 @@ if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_UR
 
 let app;
 try {
-  const config = { ...loadConfig(env), webRoot, authRateLimitPerMinute: E2E_AUTH_RATE_LIMIT_PER_MINUTE };
+  const config = {
+    ...loadConfig(env),
+    webRoot,
+    authRateLimitPerMinute: E2E_AUTH_RATE_LIMIT_PER_MINUTE,
+    maxConnectionsPerAddress: E2E_MAX_CONNECTIONS_PER_ADDRESS,
+  };
   app = await createApp(config);
   const url = await app.listen();
   console.log(`e2e-server: listening on ${url} (DATA_DIR ${dataDir})`);

@@ -79,6 +79,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     LOG_LEVEL: 'warn',
     // Benchmarks sign in hundreds of clients from 127.0.0.1; the limit has its own tests.
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '1000000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.webRoot ? { BENCH_WEB_ROOT: options.webRoot } : {}),
     ...options.env,

@@ -46,6 +46,9 @@ export const messages = {
   badRequest: 'The request is not valid.',
   crossOrigin: 'Cross-origin request refused.',
   payloadTooLarge: 'The request is too large.',
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  headersTooLarge: 'The request headers are too large.',
+  liveUpgradeRequired: 'This address is a WebSocket: open it with a WebSocket client.',
   internal: 'Something went wrong on our side. Please try again.',
   network: 'Could not reach the server. Check your connection and try again.',
 } as const;

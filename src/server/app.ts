@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { messages } from '../common';
+import { JSON_BODY_MAX_BYTES, messages } from '../common';
 import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
@@ -20,13 +20,20 @@ import { projectsRouteDocs } from './projects/projects-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  httpServerOptions,
+  limitConnectionsPerAddress,
+} from './http/connection-guards';
+import { limitBodyTime, settleUnreadBody } from './http/request-body';
 import { isSameOrigin } from './http/origin';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
-import { acceptLiveUpgrades } from './live/live-upgrade';
+import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
 import { baseLiveSources } from './live/live-sources';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/blob-store';
@@ -78,10 +85,14 @@ export async function createApp(config: Config): Promise<DojoApp> {
         }),
       },
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_MAX_BYTES,
     forceCloseConnections: 'idle',
     trustProxy: config.publicUrl !== undefined,
+    ...httpServerOptions(config.httpTimeouts),
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
+  limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
 
   const routes: { method: string; url: string }[] = [];
   server.addHook('onRoute', (route) => {
@@ -140,6 +151,15 @@ export async function createApp(config: Config): Promise<DojoApp> {
     }
   });
 
+  // Storage bodies (/v0) are streams of any length: no total deadline, only the idle timeout.
+  server.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/v0/')) limitBodyTime(request, reply, config.httpTimeouts.bodyMs);
+  });
+  server.addHook('onSend', async (request, reply, payload) => {
+    settleUnreadBody(request, reply);
+    return payload;
+  });
+
   const openApi = buildOpenApiDocument(
     [
       ...authRouteDocs,
@@ -161,6 +181,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   registerUsersRoutes(server, { db, viewers });
   registerProjectsRoutes(server, { projects, viewers });
   registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
+  registerLiveHttpRoute(server, viewers);
   const liveUpgrades = acceptLiveUpgrades({
     server: server.server,
     hub,

@@ -1,5 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  HTTP_BODY_TIMEOUT_MS,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_IDLE_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  MAX_CONNECTIONS_PER_ADDRESS,
+} from '../common';
 
 /**
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
@@ -26,6 +33,7 @@ const EnvSchema = z.object({
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_ADDRESS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,6 +56,17 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** How long a user stays online after their last live connection closes without a logout. */
   presenceGraceMs: number;
+  /** Open TCP connections allowed per peer address (the proxy's address behind a proxy). */
+  maxConnectionsPerAddress: number;
+  /** HTTP timeouts (src/common/limits.ts); not in the environment, tests shorten them. */
+  httpTimeouts: HttpTimeouts;
+}
+
+export interface HttpTimeouts {
+  headersMs: number;
+  bodyMs: number;
+  idleMs: number;
+  keepAliveMs: number;
 }
 
 export class ConfigError extends Error {
@@ -79,5 +98,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve('dist/web'),
     authRateLimitPerMinute: values.AUTH_RATE_LIMIT_PER_MINUTE,
     presenceGraceMs: values.PRESENCE_GRACE_MS,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    httpTimeouts: {
+      headersMs: HTTP_HEADERS_TIMEOUT_MS,
+      bodyMs: HTTP_BODY_TIMEOUT_MS,
+      idleMs: HTTP_IDLE_TIMEOUT_MS,
+      keepAliveMs: HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }

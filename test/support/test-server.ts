@@ -53,6 +53,8 @@ export function testDatabaseEngine(): TestDatabaseEngine {
  * limit itself pass `configOverrides: { authRateLimitPerMinute: n }`.
  */
 const TEST_AUTH_RATE_LIMIT_PER_MINUTE = 100_000;
+/** Likewise for open connections per address; the cap's own test passes `maxConnectionsPerAddress`. */
+const TEST_MAX_CONNECTIONS_PER_ADDRESS = 100_000;
 
 const TEST_DATABASE_PREFIX = 'dojo_test_';
 const CONNECTIONS_CLOSE_TIMEOUT_MS = 5_000;
@@ -151,6 +153,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       webRoot: undefined,
       logLevel: 'silent',
       authRateLimitPerMinute: TEST_AUTH_RATE_LIMIT_PER_MINUTE,
+      maxConnectionsPerAddress: TEST_MAX_CONNECTIONS_PER_ADDRESS,
       ...options.configOverrides,
     };
     app = await createApp(config);
