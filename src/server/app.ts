@@ -45,6 +45,7 @@ import { projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { ProjectsService } from './projects/projects-service';
 import { newId } from './shared/ids';
+import { preparePrivateDataDir } from './shared/private-files';
 
 export interface DojoApp {
   server: FastifyInstance;
@@ -59,6 +60,7 @@ export interface DojoApp {
 
 /** Builds the whole server from config. No side effects happen before this is called. */
 export async function createApp(config: Config): Promise<DojoApp> {
+  const tightened = preparePrivateDataDir(config.dataDir);
   const database = await openDatabase(config);
   const { db } = database;
   let bus: ChangeBus;
@@ -93,6 +95,9 @@ export async function createApp(config: Config): Promise<DojoApp> {
     frameworkErrors: frameworkErrorHandler,
   });
   limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
+  if (tightened.length > 0) {
+    server.log.warn({ tightened }, 'DATA_DIR was open to other users: its permissions were tightened');
+  }
 
   const routes: { method: string; url: string }[] = [];
   server.addHook('onRoute', (route) => {
