@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { messages } from '../../common';
-import { postSignup, sessionCookieOf } from '../../../test/helpers/fixtures';
 import { openRaw, rawExchange, waitFor } from '../../../test/helpers/raw-http';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { bucketUrl, signUpStorageUser, type StorageTestUser } from '../storage/testing/storage-http';
@@ -203,15 +202,24 @@ describe('connections per client address', () => {
 });
 
 describe('timeouts', () => {
-  const timeouts = { headersMs: 300, bodyMs: 800, idleMs: 600, keepAliveMs: 400 };
+  const timeouts = { headersMs: 300, bodyMs: 800, idleMs: 1000, keepAliveMs: 400 };
+  let setup: TestServer;
   let server: TestServer;
   let alice: StorageTestUser;
   beforeAll(async () => {
-    server = await startTestServer({ configOverrides: { httpTimeouts: timeouts } });
-    alice = await signUpStorageUser(server.url);
+    // Signing up hashes a password, which on a busy machine can outlast a 1 s idle timeout: the user is
+    // made on an instance with the default timeouts, sharing the data with the one under test.
+    setup = await startTestServer();
+    alice = await signUpStorageUser(setup.url);
+    server = await startTestServer({
+      dataDir: setup.dataDir,
+      databaseUrl: setup.databaseUrl,
+      configOverrides: { httpTimeouts: timeouts },
+    });
   });
   afterAll(async () => {
     await server.stop();
+    await setup.stop();
   });
 
   /** Sends `pieces` one by one, `gapMs` apart, while the connection is open; returns the outcome. */
@@ -267,7 +275,7 @@ describe('timeouts', () => {
         }),
         ...chunks,
       ],
-      // 30 gaps of 100 ms: 3 s in all, past the body deadline and five idle timeouts.
+      // 30 gaps of 100 ms: 3 s in all, past the body deadline and three idle timeouts.
       100,
     );
     expect(exchange.status).toBe(200);
@@ -275,9 +283,8 @@ describe('timeouts', () => {
   });
 
   it('keeps an idle /live socket open past the idle and keep-alive timeouts', async () => {
-    const cookie = sessionCookieOf(await postSignup(server.url));
     const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/live`, {
-      headers: { cookie, origin: server.url },
+      headers: { cookie: alice.cookie, origin: server.url },
     });
     const received: string[] = [];
     socket.on('message', (data) => received.push(String(data)));
