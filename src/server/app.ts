@@ -158,7 +158,8 @@ export async function createApp(config: Config): Promise<DojoApp> {
 
   // Storage bodies (/v0) are streams of any length: no total deadline, only the idle timeout.
   server.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/v0/')) limitBodyTime(request, reply, config.httpTimeouts.bodyMs);
+    if (!request.routeOptions.url?.startsWith('/v0/'))
+      limitBodyTime(request, reply, config.httpTimeouts.bodyMs);
   });
   server.addHook('onSend', async (request, reply, payload) => {
     settleUnreadBody(request, reply);

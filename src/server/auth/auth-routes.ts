@@ -69,7 +69,9 @@ async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
     request,
     SIGNUP_BODY_MAX_BYTES,
     () =>
-      new AppError('payload-too-large', messages.thumbnailTooLarge, { thumbnail: messages.thumbnailTooLarge }),
+      new AppError('payload-too-large', messages.thumbnailTooLarge, {
+        thumbnail: messages.thumbnailTooLarge,
+      }),
   );
   const fields: Record<string, unknown> = {};
   let thumbnail: SignupInput['thumbnail'];

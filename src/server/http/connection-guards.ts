@@ -69,7 +69,8 @@ export function limitConnectionsPerAddress(server: Server, max: number, log: Fas
     const count = open.get(address) ?? 0;
     if (count >= max) {
       // Logged once each time an address reaches the cap, not for every refused connection.
-      if (!overLimit.has(address)) log.warn({ address, max }, 'connection refused: too many from one address');
+      if (!overLimit.has(address))
+        log.warn({ address, max }, 'connection refused: too many from one address');
       overLimit.add(address);
       socket.destroy();
       return;
