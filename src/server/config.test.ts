@@ -111,4 +111,12 @@ describe('loadConfig', () => {
   it('leaves a PUBLIC_URL without a trailing slash alone', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/dojo' }).publicUrl).toBe('https://example.com/dojo');
   });
+
+  it('caps connections per address at 100 by default; MAX_CONNECTIONS_PER_ADDRESS changes it', () => {
+    expect(loadConfig({}).maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '2000' }).maxConnectionsPerAddress).toBe(2000);
+    expect(
+      problemFor(configError({ MAX_CONNECTIONS_PER_ADDRESS: '0' }), 'MAX_CONNECTIONS_PER_ADDRESS'),
+    ).toHaveLength(1);
+  });
 });
