@@ -13,6 +13,8 @@ import path from 'node:path';
 const E2E_AUTH_RATE_LIMIT_PER_MINUTE = 10_000;
 // Likewise the per-user write limits: one e2e user may seed dozens of projects and comments.
 const E2E_WRITES_PER_MINUTE = 10_000;
+// Every browser context of both workers connects from 127.0.0.1 too; the connection cap has its own tests.
+const E2E_MAX_CONNECTIONS_PER_ADDRESS = 10_000;
 
 if (!existsSync(path.resolve('dist/web/index.html'))) {
   console.error('e2e-server: dist/web/index.html is missing; build the web app first (npm run build).');
@@ -47,6 +49,7 @@ try {
     projectCreatesPerMinute: E2E_WRITES_PER_MINUTE,
     commentsPerMinute: E2E_WRITES_PER_MINUTE,
     uploadsPerMinute: E2E_WRITES_PER_MINUTE,
+    maxConnectionsPerAddress: E2E_MAX_CONNECTIONS_PER_ADDRESS,
   };
   app = await createApp(config);
   const url = await app.listen();

@@ -86,6 +86,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     UPLOADS_PER_MINUTE: '1000000',
     LIVE_MAX_SOCKETS_PER_SESSION: '1000000',
     LIVE_MAX_SOCKETS_PER_USER: '1000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '1000000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.webRoot ? { BENCH_WEB_ROOT: options.webRoot } : {}),
     ...options.env,

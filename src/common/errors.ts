@@ -10,8 +10,11 @@ export const errorStatus = {
   forbidden: 403,
   'not-found': 404,
   'email-already-in-use': 409,
+  'request-timeout': 408,
   'payload-too-large': 413,
+  'upgrade-required': 426,
   'too-many-requests': 429,
+  'headers-too-large': 431,
   'signup-failed': 500,
   internal: 500,
 } as const;

@@ -47,3 +47,23 @@ export const LOGIN_FAILURES_PER_ACCOUNT = 10;
  * owner waits at most this long, however many addresses keep failing.
  */
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** HTTP edge (docs/security.md "Request size, timeouts and connections"). */
+/** A request's headers must arrive within this long of its first byte (slowloris). */
+export const HTTP_HEADERS_TIMEOUT_MS = 20_000;
+/** A JSON or form body must arrive within this long; storage bodies have no total deadline. */
+export const HTTP_BODY_TIMEOUT_MS = 60_000;
+/** A connection with no byte either way for this long is closed (stalled bodies and downloads). */
+export const HTTP_IDLE_TIMEOUT_MS = 60_000;
+/** An idle keep-alive connection is closed after this long (above common proxies' 60 s upstream idle). */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** Default for MAX_CONNECTIONS_PER_ADDRESS: open TCP connections (HTTP and live) per peer address. */
+export const MAX_CONNECTIONS_PER_ADDRESS = 100;
+/** A JSON API body (projects, comments, login). */
+export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+/** The signup form: the largest thumbnail plus room for the text fields and part headers. */
+export const SIGNUP_BODY_MAX_BYTES = THUMBNAIL_MAX_BYTES + 64 * 1024;
+/**
+ * A refusal sent before its request body was read: a rest up to this size is read and dropped, so the
+ * connection stays usable; a larger one is not read, and the connection is closed after the answer.
+ */
+export const UNREAD_BODY_DRAIN_MAX_BYTES = 64 * 1024;

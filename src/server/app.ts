@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { messages } from '../common';
+import { JSON_BODY_MAX_BYTES, messages } from '../common';
 import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
@@ -21,6 +21,13 @@ import { projectsRouteDocs } from './projects/projects-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  httpServerOptions,
+  limitConnectionsPerAddress,
+} from './http/connection-guards';
+import { limitBodyTime, settleUnreadBody } from './http/request-body';
 import { isCrossSiteRequest } from './http/origin';
 import { RateLimitCounters } from './http/rate-limit-counters';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
@@ -28,7 +35,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
-import { acceptLiveUpgrades } from './live/live-upgrade';
+import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
 import { baseLiveSources } from './live/live-sources';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/blob-store';
@@ -40,6 +47,7 @@ import { commentsLiveSource, projectsLiveSource } from './projects/projects-live
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { ProjectsService } from './projects/projects-service';
 import { newId } from './shared/ids';
+import { preparePrivateDataDir } from './shared/private-files';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */
@@ -58,6 +66,7 @@ export interface DojoApp {
 
 /** Builds the whole server from config. No side effects happen before this is called. */
 export async function createApp(config: Config): Promise<DojoApp> {
+  const tightened = preparePrivateDataDir(config.dataDir);
   const database = await openDatabase(config);
   const { db } = database;
   let bus: ChangeBus;
@@ -84,11 +93,18 @@ export async function createApp(config: Config): Promise<DojoApp> {
         }),
       },
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_MAX_BYTES,
     forceCloseConnections: 'idle',
     // Only the proxies the operator names may set the client's address, scheme and host.
     trustProxy: config.trustProxy,
+    ...httpServerOptions(config.httpTimeouts),
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
+  limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
+  if (tightened.length > 0) {
+    server.log.warn({ tightened }, 'DATA_DIR was open to other users: its permissions were tightened');
+  }
 
   const routes: { method: string; url: string }[] = [];
   server.addHook('onRoute', (route) => {
@@ -174,6 +190,16 @@ export async function createApp(config: Config): Promise<DojoApp> {
     if (!tokenOnlyStorageCall) throw new AppError('forbidden', messages.crossOrigin);
   });
 
+  // Storage bodies (/v0) are streams of any length: no total deadline, only the idle timeout.
+  server.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url?.startsWith('/v0/'))
+      limitBodyTime(request, reply, config.httpTimeouts.bodyMs);
+  });
+  server.addHook('onSend', async (request, reply, payload) => {
+    settleUnreadBody(request, reply);
+    return payload;
+  });
+
   const openApi = buildOpenApiDocument(
     [
       ...authRouteDocs,
@@ -204,6 +230,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
   registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
+  registerLiveHttpRoute(server, viewers);
   const liveUpgrades = acceptLiveUpgrades({
     server: server.server,
     hub,

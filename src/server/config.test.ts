@@ -141,6 +141,7 @@ describe('loadConfig', () => {
       expect(problemFor(error, 'STORAGE_UPLOAD_TTL_MS'), value).toHaveLength(1);
     }
   });
+
   it('trusts no proxy unless TRUST_PROXY names one, PUBLIC_URL or not', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ PUBLIC_URL: 'https://dojo.example.com' }).trustProxy).toBe(false);
@@ -167,6 +168,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: '25' }).loginFailuresPerAccount).toBe(25);
     expect(
       problemFor(configError({ LOGIN_FAILURES_PER_ACCOUNT: '0' }), 'LOGIN_FAILURES_PER_ACCOUNT'),
+    ).toHaveLength(1);
+  });
+
+  it('caps connections per address at 100 by default; MAX_CONNECTIONS_PER_ADDRESS changes it', () => {
+    expect(loadConfig({}).maxConnectionsPerAddress).toBe(100);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '2000' }).maxConnectionsPerAddress).toBe(2000);
+    expect(
+      problemFor(configError({ MAX_CONNECTIONS_PER_ADDRESS: '0' }), 'MAX_CONNECTIONS_PER_ADDRESS'),
     ).toHaveLength(1);
   });
 });

@@ -3,10 +3,15 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   COMMENTS_PER_MINUTE,
+  HTTP_BODY_TIMEOUT_MS,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_IDLE_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
   LIVE_MAX_SOCKETS_PER_SESSION,
   LIVE_MAX_SOCKETS_PER_USER,
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   LOGIN_FAILURES_PER_ACCOUNT,
+  MAX_CONNECTIONS_PER_ADDRESS,
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
@@ -98,6 +103,7 @@ const EnvSchema = z.object({
   PROJECT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(PROJECT_CREATES_PER_MINUTE),
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(COMMENTS_PER_MINUTE),
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOADS_PER_MINUTE),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_ADDRESS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -134,6 +140,17 @@ export interface Config {
   projectCreatesPerMinute: number;
   commentsPerMinute: number;
   uploadsPerMinute: number;
+  /** Open TCP connections allowed per peer address (the proxy's address behind a proxy). */
+  maxConnectionsPerAddress: number;
+  /** HTTP timeouts (src/common/limits.ts); not in the environment, tests shorten them. */
+  httpTimeouts: HttpTimeouts;
+}
+
+export interface HttpTimeouts {
+  headersMs: number;
+  bodyMs: number;
+  idleMs: number;
+  keepAliveMs: number;
 }
 
 export class ConfigError extends Error {
@@ -174,5 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projectCreatesPerMinute: values.PROJECT_CREATES_PER_MINUTE,
     commentsPerMinute: values.COMMENTS_PER_MINUTE,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    httpTimeouts: {
+      headersMs: HTTP_HEADERS_TIMEOUT_MS,
+      bodyMs: HTTP_BODY_TIMEOUT_MS,
+      idleMs: HTTP_IDLE_TIMEOUT_MS,
+      keepAliveMs: HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
   };
 }

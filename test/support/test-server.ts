@@ -58,6 +58,8 @@ const TEST_AUTH_RATE_LIMIT_PER_MINUTE = 100_000;
  * Tests of the limits pass low values in `configOverrides`.
  */
 const TEST_WRITES_PER_MINUTE = 100_000;
+/** Likewise for open connections per address; the cap's own test passes `maxConnectionsPerAddress`. */
+const TEST_MAX_CONNECTIONS_PER_ADDRESS = 100_000;
 
 const TEST_DATABASE_PREFIX = 'dojo_test_';
 const CONNECTIONS_CLOSE_TIMEOUT_MS = 5_000;
@@ -159,6 +161,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       projectCreatesPerMinute: TEST_WRITES_PER_MINUTE,
       commentsPerMinute: TEST_WRITES_PER_MINUTE,
       uploadsPerMinute: TEST_WRITES_PER_MINUTE,
+      maxConnectionsPerAddress: TEST_MAX_CONNECTIONS_PER_ADDRESS,
       ...options.configOverrides,
     };
     app = await createApp(config);

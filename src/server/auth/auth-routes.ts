@@ -1,7 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { messages, THUMBNAIL_MAX_BYTES, type AuthResult, type SessionState } from '../../common';
-import { forbidden, unauthenticated } from '../http/app-error';
+import {
+  messages,
+  SIGNUP_BODY_MAX_BYTES,
+  THUMBNAIL_MAX_BYTES,
+  type AuthResult,
+  type SessionState,
+} from '../../common';
+import { AppError, forbidden, unauthenticated } from '../http/app-error';
+import { refuseDeclaredBodyOver } from '../http/request-body';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
 import { SESSION_COOKIE, userOf, type ViewerResolver } from './viewer';
@@ -64,20 +71,41 @@ export function registerAuthRoutes(
   });
 }
 
-/** Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. */
+/**
+ * Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. A form that
+ * declares more bytes than the largest valid one is refused before it is read.
+ */
 async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
+  refuseDeclaredBodyOver(
+    request,
+    SIGNUP_BODY_MAX_BYTES,
+    () =>
+      new AppError('payload-too-large', messages.thumbnailTooLarge, {
+        thumbnail: messages.thumbnailTooLarge,
+      }),
+  );
   const fields: Record<string, unknown> = {};
   let thumbnail: SignupInput['thumbnail'];
   const parts = request.parts({
     limits: { fileSize: THUMBNAIL_MAX_BYTES + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
   });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      if (part.fieldname === 'thumbnail') thumbnail = await readFilePart(part);
-      else await drain(part);
-    } else if (SIGNUP_TEXT_FIELDS.has(part.fieldname)) {
-      fields[part.fieldname] = part.value;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname === 'thumbnail') thumbnail = await readFilePart(part);
+        else await drain(part);
+      } else if (SIGNUP_TEXT_FIELDS.has(part.fieldname)) {
+        fields[part.fieldname] = part.value;
+      }
     }
+  } catch (error) {
+    // The form parser (busboy) throws plain errors, without a status, for a body it cannot read: a
+    // multipart type without a boundary, a malformed part. They are the client's, not a 500.
+    if (error instanceof Error && (error as FastifyError).statusCode === undefined) {
+      request.log.info({ err: error }, 'unreadable signup form');
+      throw new AppError('invalid-argument', messages.badRequest);
+    }
+    throw error;
   }
   return { fields, thumbnail: thumbnail && thumbnail.bytes.length > 0 ? thumbnail : undefined };
 }

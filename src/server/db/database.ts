@@ -7,6 +7,7 @@ import type { Database } from './schema';
 import { migrationProviderFor } from './migrations';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -53,8 +54,10 @@ export async function openDatabase({
 }
 
 function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dataDir, 'dojo.sqlite');
+  // SQLite gives its -wal and -shm files the database file's mode: create that one private first.
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

@@ -1,10 +1,33 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { AppError } from './app-error';
 
 /** The API's error body (ErrorBody in src/common). */
 export function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {
   return { error: { code, message, ...extra } };
+}
+
+/**
+ * Answers on a bare socket, outside any request (a refused upgrade, a request Node's parser refused):
+ * a plain HTTP error in the API's error shape, then the connection ends.
+ */
+export function refuseSocket(socket: Duplex, error: AppError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(bodyOf(error.code, error.message));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      '\r\n' +
+      body,
+  );
 }
 
 /** Known framework errors, by Fastify error code, that are the client's fault. */

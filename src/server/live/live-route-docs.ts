@@ -8,10 +8,10 @@ export const liveRouteDocs: RouteDoc[] = [
     tag: 'Live',
     summary: 'WebSocket for live subscriptions and presence (upgrade)',
     description:
-      'Upgrade to a WebSocket. Messages are JSON; see docs/api.md "Live data" for every message. Refused with 401 before the upgrade without a session cookie (same origin) or an id token.',
+      'Upgrade to a WebSocket. Messages are JSON; see docs/api.md "Live data" for every message. Refused with 401 before the upgrade without a session cookie (same origin) or an id token; a plain GET with credentials but no upgrade gets 426.',
     auth: 'session-or-token',
     response: { status: 101, description: 'Switching protocols' },
-    errors: ['unauthenticated'],
+    errors: ['unauthenticated', 'upgrade-required'],
   },
   {
     method: 'GET',

@@ -1,33 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { LIVE_PATH, messages } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer, ViewerResolver } from '../auth/viewer';
 import { AppError, notFound, unauthenticated } from '../http/app-error';
-import { bodyOf } from '../http/error-handler';
+import { refuseSocket as refuse } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
 
 /** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
-
-/** Answers a refused upgrade with a plain HTTP error in the API's error shape, then drops the socket. */
-function refuse(socket: Duplex, error: AppError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(bodyOf(error.code, error.message));
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
-      'Connection: close\r\n' +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Cache-Control: no-store\r\n' +
-      '\r\n' +
-      body,
-  );
-}
 
 const ignoreSocketError = (): void => undefined;
 
@@ -83,4 +65,16 @@ export function acceptLiveUpgrades(deps: {
       sockets.close();
     },
   };
+}
+
+/**
+ * `GET /live` without an upgrade (the upgrade itself never reaches Fastify): the documented answers, 401
+ * without credentials and 426 with them, rather than the not-found page.
+ */
+export function registerLiveHttpRoute(app: FastifyInstance, viewers: ViewerResolver): void {
+  app.get(LIVE_PATH, async (request, reply) => {
+    await viewers.requireViewer(request);
+    reply.header('upgrade', 'websocket');
+    throw new AppError('upgrade-required', messages.liveUpgradeRequired);
+  });
 }

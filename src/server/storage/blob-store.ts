@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
 
 export interface StoredBlob {
   key: string;
@@ -81,7 +82,9 @@ export class LocalDiskBlobStore implements BlobStore {
     this.blobsDir = path.join(root, 'blobs');
     this.tempDir = path.join(root, 'tmp');
     this.partsDir = path.join(root, 'uploads');
-    for (const dir of [this.blobsDir, this.tempDir, this.partsDir]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [this.blobsDir, this.tempDir, this.partsDir]) {
+      fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    }
   }
 
   async put(bytes: Uint8Array): Promise<StoredBlob> {
@@ -100,7 +103,7 @@ export class LocalDiskBlobStore implements BlobStore {
     const heads: Buffer[] = [];
     let headLength = 0;
     let size = 0;
-    const handle = await fsp.open(temp, 'wx');
+    const handle = await fsp.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       try {
         for await (const chunk of source) {
@@ -119,7 +122,7 @@ export class LocalDiskBlobStore implements BlobStore {
         await handle.close();
       }
       const final = this.pathOf(key);
-      await fsp.mkdir(path.dirname(final), { recursive: true });
+      await fsp.mkdir(path.dirname(final), { recursive: true, mode: PRIVATE_DIR_MODE });
       // rename is atomic on one file system: readers see no blob or the whole blob.
       await fsp.rename(temp, final);
     } catch (error) {
@@ -138,7 +141,7 @@ export class LocalDiskBlobStore implements BlobStore {
   }
 
   async createPart(uploadId: string): Promise<void> {
-    const handle = await fsp.open(this.partOf(uploadId), 'wx');
+    const handle = await fsp.open(this.partOf(uploadId), 'wx', PRIVATE_FILE_MODE);
     await handle.close();
   }
 
@@ -202,7 +205,7 @@ export class LocalDiskBlobStore implements BlobStore {
     md5Base64 ??= await md5OfFile(part, size);
     const key = newBlobKey();
     const final = this.pathOf(key);
-    await fsp.mkdir(path.dirname(final), { recursive: true });
+    await fsp.mkdir(path.dirname(final), { recursive: true, mode: PRIVATE_DIR_MODE });
     // A hard link makes the blob without copying; the session writes no more once it is final, so the
     // shared bytes never change. Fall back to a copy where links are not supported.
     await fsp.link(part, final).catch(() => fsp.copyFile(part, final));

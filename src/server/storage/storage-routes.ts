@@ -4,6 +4,7 @@ import { AppError } from '../http/app-error';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
 import { perUserRateLimit } from '../http/write-rate-limit';
+import { refuseDeclaredBodyOver, settleUnreadBody } from '../http/request-body';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
 import { readAll } from './byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
@@ -12,7 +13,8 @@ import { isValidObjectName } from './object-names';
 import { downloadHeaders } from './download-headers';
 import { parseObjectUrl, parseQuery, parseRange } from './object-path';
 import { StorageError, storageError, storageErrors } from './storage-errors';
-import { toObjectResource, type StorageService, type UploadState } from './storage-service';
+import { maxBytesOf, writeAreaOf } from './storage-rules';
+import { CHUNK_MAX_BYTES, toObjectResource, type StorageService, type UploadState } from './storage-service';
 
 interface Deps {
   storage: StorageService;
@@ -106,12 +108,12 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         .header('cross-origin-resource-policy', 'cross-origin');
       if (origin) reply.header('vary', 'Origin');
     });
-    // A reply sent before the body was read (a refusal): read and drop the rest, so the connection stays
-    // usable and the client gets the answer instead of a reset. The body's iterator is closed first:
-    // while its 'readable' listener is attached, resume() does nothing and the connection stalls.
-    scope.addHook('onSend', async (request) => {
+    // A reply sent before the body was read (a refusal): drop a small rest, close on a large one
+    // (settleUnreadBody). The body's iterator is closed first: while its 'readable' listener is attached,
+    // resume() does nothing and the connection stalls.
+    scope.addHook('onSend', async (request, reply) => {
       await bodyIterators.get(request)?.return?.();
-      if (!request.raw.readableEnded) request.raw.resume();
+      settleUnreadBody(request, reply);
     });
     scope.addHook('onResponse', async (request) => {
       if (closing) request.raw.socket.end();
@@ -234,6 +236,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
 
       const uploadId = query.get('upload_id');
       if (uploadId !== undefined) {
+        refuseDeclaredBodyOver(request, CHUNK_MAX_BYTES, storageErrors.tooLarge);
         const state = await storage.continueResumable({
           viewerUid: viewer.uid,
           bucket,
@@ -262,6 +265,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         if (!/^\d{1,15}$/.test(declared)) {
           throw storageErrors.invalidArgument('X-Goog-Upload-Header-Content-Length is required.');
         }
+        refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
         const started = await storage.startResumable({
           viewerUid: viewer.uid,
           bucket,
@@ -281,6 +285,9 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
           .send();
       }
       if (protocol === 'media') {
+        // The rules' size, from Content-Length, before the bytes: the same 403 as when the stream runs over.
+        const area = name === undefined ? null : writeAreaOf(name);
+        if (area) refuseDeclaredBodyOver(request, maxBytesOf(area), () => storageErrors.noWritePermission());
         return storage.uploadMedia({
           viewerUid: viewer.uid,
           bucket,
@@ -295,6 +302,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
     scope.patch('/v0/b/:bucket/o/*', async (request) => {
       const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
       const viewer = await requireCaller(request);
+      refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
       const body = await readAll(bodyOf(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
       return storage.updateMetadata(viewer.uid, bucket, name, body);
     });
