@@ -14,6 +14,8 @@ export const errorStatus = {
   'too-many-requests': 429,
   'signup-failed': 500,
   internal: 500,
+  unavailable: 503,
+  'insufficient-storage': 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -42,7 +42,7 @@ export async function openDatabase({
   databaseUrl,
   log = stderrLog,
 }: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir, log);
+  const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
     await migrate(handle.db, handle.dialect);
   } catch (error) {
@@ -83,7 +83,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string): DatabaseHandle {
+function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -93,6 +93,11 @@ function openPostgres(url: string): DatabaseHandle {
         oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection that the server ends (a restart, a failover, an idle timeout) is reported here and
+  // dropped by the pool; the next query opens a fresh one. Without a listener the error ends the process.
+  pool.on('error', (error) =>
+    log.warn({ err: error }, 'a PostgreSQL connection was lost; the pool replaces it'),
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', postgresUrl: url, close: () => db.destroy() };
 }

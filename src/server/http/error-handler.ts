@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
+import { faultOf, type FaultKind } from '../db/fault-errors';
 import { AppError } from './app-error';
 
 /** The API's error body (ErrorBody in src/common). */
@@ -38,6 +39,25 @@ export function prepareJsonErrorReply(reply: FastifyReply): void {
   reply.type('application/json; charset=utf-8');
 }
 
+/** How long a client should wait before retrying after a fault (a database restart takes seconds). */
+const FAULT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The answer to a fault of the machine (see fault-errors.ts), in the body shape of the caller (the JSON
+ * API's or the storage protocol's): 503 while the database is away, 507 when the disk is full. Both say
+ * when to retry.
+ */
+export function sendFault<T>(
+  reply: FastifyReply,
+  fault: FaultKind,
+  send: (status: number, message: string, code: 'unavailable' | 'insufficient-storage') => T,
+): T {
+  reply.header('retry-after', String(FAULT_RETRY_AFTER_SECONDS));
+  return fault === 'disk-full'
+    ? send(errorStatus['insufficient-storage'], messages.diskFull, 'insufficient-storage')
+    : send(errorStatus.unavailable, messages.databaseUnavailable, 'unavailable');
+}
+
 /**
  * The one error funnel: AppErrors keep their code and message, known client mistakes become 4xx,
  * and anything else is a generic 500 with a request id; details go to the log, never to the client.
@@ -58,6 +78,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return reply.status(400).send(bodyOf('invalid-argument', messages.badRequest));
+    }
+    const fault = faultOf(error);
+    if (fault) {
+      request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
+      return sendFault(reply, fault, (status, message, code) =>
+        reply.status(status).send(bodyOf(code, message)),
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(bodyOf('internal', messages.internal, { requestId: request.id }));
