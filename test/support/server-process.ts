@@ -12,6 +12,8 @@ export interface ServerProcessOptions {
   databaseUrl?: string | undefined;
   /** More environment variables (e.g. `LOG_LEVEL`). */
   env?: Record<string, string>;
+  /** A command the server runs under, e.g. `['strace', '-f', …]`: it gets node's command line appended. */
+  wrapper?: string[];
 }
 
 export interface ServerExit {
@@ -21,6 +23,7 @@ export interface ServerExit {
 
 export interface ServerProcess {
   url: string;
+  /** The server's own process id (node's, also under a wrapper). */
   pid: number;
   /** Resolves once the process has exited, however it ended. */
   readonly exited: Promise<ServerExit>;
@@ -39,7 +42,8 @@ const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const KEPT_OUTPUT_CHARS = 50_000;
-const RUNNING_AT = /The Dojo is running at (http:\/\/\S+) /;
+/** The start-up log line (pino JSON): its pid and the URL. */
+const RUNNING_AT = /"pid":(\d+).*The Dojo is running at (http:\/\/\S+) /;
 
 /** Every child started and not yet exited: killed if the test process ends without stopping them. */
 const children = new Set<() => void>();
@@ -62,14 +66,22 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const [command = process.execPath, ...args] = [
+    ...(options.wrapper ?? []),
+    process.execPath,
+    '--import',
+    'tsx',
+    MAIN,
+  ];
+  const child = spawn(command, args, {
     cwd: REPOSITORY,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('the server process could not be started');
+  if (child.pid === undefined) throw new Error('the server process could not be started');
+  let pid: number | undefined;
   const killNow = (): void => {
+    if (pid !== undefined) signal(pid, 'SIGKILL');
     child.kill('SIGKILL');
   };
   children.add(killNow);
@@ -99,10 +111,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     }, START_TIMEOUT_MS);
     onOutput = () => {
       const match = RUNNING_AT.exec(output);
-      if (!match?.[1]) return;
+      if (!match?.[1] || !match[2]) return;
       clearTimeout(timer);
       onOutput = undefined;
-      resolve(match[1].replace('localhost', '127.0.0.1'));
+      pid = Number(match[1]);
+      resolve(match[2].replace('localhost', '127.0.0.1'));
     };
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
@@ -110,8 +123,10 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     });
   });
 
-  const signalAndWait = async (signal: NodeJS.Signals): Promise<ServerExit> => {
-    if (!hasExited) child.kill(signal);
+  const serverPid = pid ?? child.pid;
+  const signalAndWait = async (name: NodeJS.Signals): Promise<ServerExit> => {
+    // The server itself: a wrapper such as strace ends when it does.
+    if (!hasExited) signal(serverPid, name);
     const force = setTimeout(killNow, STOP_TIMEOUT_MS);
     const result = await exited;
     clearTimeout(force);
@@ -120,11 +135,20 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
 
   return {
     url,
-    pid,
+    pid: serverPid,
     exited,
     running: () => !hasExited,
     output: () => output,
     kill: () => signalAndWait('SIGKILL'),
     stop: () => signalAndWait('SIGTERM'),
   };
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    // Already gone.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }

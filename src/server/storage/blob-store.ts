@@ -119,9 +119,11 @@ export class LocalDiskBlobStore implements BlobStore {
         await handle.close();
       }
       const final = this.pathOf(key);
-      await fsp.mkdir(path.dirname(final), { recursive: true });
+      await this.makeShardDir(final);
       // rename is atomic on one file system: readers see no blob or the whole blob.
       await fsp.rename(temp, final);
+      // The new name is durable only once its directory is synced; the row that refers to it commits next.
+      await syncDirectory(path.dirname(final));
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;
@@ -140,6 +142,8 @@ export class LocalDiskBlobStore implements BlobStore {
   async createPart(uploadId: string): Promise<void> {
     const handle = await fsp.open(this.partOf(uploadId), 'wx');
     await handle.close();
+    // The session row commits next: after a power loss its file must be there to resume into.
+    await syncDirectory(this.partsDir);
   }
 
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
@@ -202,10 +206,14 @@ export class LocalDiskBlobStore implements BlobStore {
     md5Base64 ??= await md5OfFile(part, size);
     const key = newBlobKey();
     const final = this.pathOf(key);
-    await fsp.mkdir(path.dirname(final), { recursive: true });
+    await this.makeShardDir(final);
     // A hard link makes the blob without copying; the session writes no more once it is final, so the
-    // shared bytes never change. Fall back to a copy where links are not supported.
-    await fsp.link(part, final).catch(() => fsp.copyFile(part, final));
+    // shared bytes never change. Fall back to a copy (synced) where links are not supported.
+    await fsp.link(part, final).catch(async () => {
+      await fsp.copyFile(part, final);
+      await syncFile(final);
+    });
+    await syncDirectory(path.dirname(final));
     return { key, size, md5Base64 };
   }
 
@@ -237,6 +245,11 @@ export class LocalDiskBlobStore implements BlobStore {
     return removed;
   }
 
+  /** Creates the shard directory of `file` if needed, durably (its name lives in the blobs directory). */
+  private async makeShardDir(file: string): Promise<void> {
+    if (await fsp.mkdir(path.dirname(file), { recursive: true })) await syncDirectory(this.blobsDir);
+  }
+
   private pathOf(key: string): string {
     if (!BLOB_KEY.test(key)) throw new Error('Invalid blob key');
     return path.join(this.blobsDir, key.slice(0, 2), key);
@@ -249,6 +262,20 @@ export class LocalDiskBlobStore implements BlobStore {
 }
 
 const newBlobKey = (): string => randomBytes(16).toString('hex');
+
+/** fsync of a directory: makes the names created, renamed or linked in it survive a power loss. */
+async function syncDirectory(dir: string): Promise<void> {
+  await syncFile(dir);
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * The files of `dir` that `idOf` recognises. ctime counts as a change: linking a part as a blob (finalize)
