@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrationProviderFor } from './migrations';
+import { SqliteDialectKeepingErrors } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
 
@@ -68,8 +69,14 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
     file,
     onFailure: (error) =>
       log.warn({ err: error }, 'WAL checkpoints fell back to SQLite’s automatic ones (slower writes)'),
+    onCheckpointTrouble: (error) =>
+      error
+        ? log.warn({ err: error }, 'WAL checkpoints are failing (is the disk full?); retrying every second')
+        : log.warn({}, 'WAL checkpoints work again'),
   });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialectKeepingErrors({ database: withStatementCache(sqlite) }, sqlite),
+  });
   return {
     db,
     dialect: 'sqlite',
