@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { messages } from '../../src/common';
-import { postJson } from '../helpers/fixtures';
+import { postJson, postSignup } from '../helpers/fixtures';
 import { tomorrow } from '../helpers/clients';
 import { pollUntil } from '../support/poll';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../support/test-server';
@@ -139,6 +139,12 @@ describe('a full DATA_DIR', () => {
       resumableBytes.subarray(0, 1_000_000),
     );
     expect(chunk.status).toBe(507);
+    // Signup stores the avatar first: it says the disk is full rather than "could not complete signup".
+    const signup = await postSignup(url);
+    expect(signup.status).toBe(507);
+    expect(await signup.json()).toEqual({
+      error: { code: 'insufficient-storage', message: messages.diskFull },
+    });
 
     // Projects acknowledged while the disk was full (they fit in space SQLite already had).
     const acceptedWhileFull: string[] = [];

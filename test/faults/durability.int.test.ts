@@ -213,7 +213,7 @@ describe('acknowledged writes survive a power loss', () => {
       '-o',
       trace,
       '-e',
-      'trace=fsync,fdatasync,write,writev,rename,renameat,renameat2,link,linkat',
+      'trace=fsync,fdatasync,write,writev,pwrite64,rename,renameat,renameat2,link,linkat',
     ]);
     const user = await signUpStorageUser(server.url);
     const headers = { cookie: user.cookie };
@@ -240,6 +240,8 @@ describe('acknowledged writes survive a power loss', () => {
     expect(answers).toEqual([201, 201, 201, 200]);
     await server.stop();
 
+    // A syscall that overlaps another thread's is printed at its start (`<unfinished ...>`) and again at
+    // its end (`<... resumed>`); the patterns below match the start, which carries the arguments.
     const lines = (await readFile(trace, 'utf8')).split('\n');
     /** The trace cut at each answer sent on a TCP socket: what happened before each, in order. */
     const segments: string[][] = [[]];
@@ -254,10 +256,23 @@ describe('acknowledged writes survive a power loss', () => {
     expect(creates).toHaveLength(3);
 
     if (engine === 'sqlite') {
-      // The commit syncs the WAL on the request's own thread (the checkpoint worker syncs it too, but on
-      // its own schedule, so it does not count).
-      const walSyncByServer = new RegExp(`^${server.pid} +f(data)?sync\\(\\d+<[^>]*dojo\\.sqlite-wal>\\)`);
-      for (const segment of creates) expect(segment.some((line) => walSyncByServer.test(line))).toBe(true);
+      // The commit writes the WAL on the server's thread; then, before the answer, the WAL is synced. The
+      // checkpoint worker (the thread that syncs the database file) syncs the WAL too, on its own
+      // schedule: its syncs do not count.
+      const checkpointThreads = new Set(
+        lines.flatMap((line) => /^(\d+) +f(data)?sync\(\d+<[^>]*dojo\.sqlite>/.exec(line)?.[1] ?? []),
+      );
+      const walWrite = new RegExp(`^${server.pid} +pwrite64\\(\\d+<[^>]*dojo\\.sqlite-wal>`);
+      const walSync = /^(\d+) +f(data)?sync\(\d+<[^>]*dojo\.sqlite-wal>/;
+      for (const segment of creates) {
+        const committed = segment.findLastIndex((line) => walWrite.test(line));
+        expect(committed, 'the create commits into the WAL').toBeGreaterThanOrEqual(0);
+        const synced = segment.slice(committed).some((line) => {
+          const thread = walSync.exec(line)?.[1];
+          return thread !== undefined && !checkpointThreads.has(thread);
+        });
+        expect(synced, 'the WAL is synced after the commit, before the answer').toBe(true);
+      }
     }
     // The blob: renamed into its shard directory, then that directory synced, then the answer.
     const renamed = uploadSegment.findIndex((line) =>
@@ -267,7 +282,7 @@ describe('acknowledged writes survive a power loss', () => {
     const shard = /\/storage\/blobs\/([0-9a-f]{2})\//.exec(uploadSegment[renamed]!)?.[1];
     const dirSynced = uploadSegment
       .slice(renamed)
-      .some((line) => new RegExp(`fsync\\(\\d+<[^>]*/storage/blobs/${shard}>\\)`).test(line));
+      .some((line) => new RegExp(`fsync\\(\\d+<[^>]*/storage/blobs/${shard}>`).test(line));
     expect(dirSynced, 'the shard directory is synced after the rename, before the answer').toBe(true);
   }, 110_000);
 });

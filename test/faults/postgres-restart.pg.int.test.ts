@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, type Project } from '../../src/common';
+import { postSignup, sessionCookieOf, tryLiveSocket } from '../helpers/fixtures';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../helpers/clients';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
@@ -59,6 +60,7 @@ describe('a PostgreSQL restart under two instances', () => {
     };
     const before = await alice.client.projects.create({ ...input, name: 'Before the restart' });
     await onSecond.until((docs) => docs.some((p) => p.id === before.id), 10_000, 'the first project');
+    const cookie = sessionCookieOf(await postSignup(first.url));
 
     await cluster.restart(async () => {
       for (const server of servers) {
@@ -67,6 +69,8 @@ describe('a PostgreSQL restart under two instances', () => {
         const body = (await response.json()) as { error: { code: string; message: string } };
         expect(body.error.code).toBe('unavailable');
         expect(body.error.message.length).toBeGreaterThan(0);
+        // The live socket's upgrade looks the session up: refused with 503 too, so the client retries.
+        expect(await tryLiveSocket(server.url, { cookie })).toBe(503);
         expect(server.running()).toBe(true);
       }
     });

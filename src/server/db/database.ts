@@ -8,6 +8,8 @@ import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
+import { WalSync } from './wal-sync';
+import { syncDirectory } from '../shared/durable-fs';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,6 +18,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** The connection string when on PostgreSQL (live fan-out opens its own LISTEN connection). */
   postgresUrl: string | undefined;
+  /**
+   * Resolves once every commit made so far survives a power loss. A write is answered only after it
+   * (app.ts). PostgreSQL's commit is already durable; SQLite's waits for a group sync of its WAL.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,6 +53,9 @@ export async function openDatabase({
   const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
     await migrate(handle.db, handle.dialect);
+    // The database and WAL files exist now: their names must survive a power loss too (SQLite syncs the
+    // directory itself only with synchronous = FULL).
+    if (handle.dialect === 'sqlite') await syncDirectory(dataDir);
   } catch (error) {
     await handle.close();
     throw error;
@@ -60,10 +70,10 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // A write answered 2xx must survive a power loss, not only a crash: FULL syncs the WAL in every commit
-  // (NORMAL only at checkpoints, so the last commits could vanish with the power). Cost and reasoning:
-  // docs/decisions/014-durability.md.
-  sqlite.pragma('synchronous = FULL');
+  // NORMAL: a commit writes the WAL without syncing it, which survives a crash of the process. A write
+  // must also survive a power loss before it is answered: `durable()` syncs the WAL off the event loop
+  // for every commit so far at once (wal-sync.ts, docs/decisions/014-durability.md).
+  sqlite.pragma('synchronous = NORMAL');
   const checkpointer = startWalCheckpointer({
     sqlite,
     file,
@@ -77,10 +87,12 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   const db = new Kysely<Database>({
     dialect: new SqliteDialectKeepingErrors({ database: withStatementCache(sqlite) }, sqlite),
   });
+  const walSync = new WalSync(`${file}-wal`);
   return {
     db,
     dialect: 'sqlite',
     postgresUrl: undefined,
+    durable: () => walSync.sync(),
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
       try {
@@ -108,7 +120,13 @@ function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
     log.warn({ err: error }, 'a PostgreSQL connection was lost; the pool replaces it'),
   );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', postgresUrl: url, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    postgresUrl: url,
+    durable: () => Promise.resolve(),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { syncDirectory, syncFile } from '../shared/durable-fs';
 
 export interface StoredBlob {
   key: string;
@@ -262,20 +263,6 @@ export class LocalDiskBlobStore implements BlobStore {
 }
 
 const newBlobKey = (): string => randomBytes(16).toString('hex');
-
-/** fsync of a directory: makes the names created, renamed or linked in it survive a power loss. */
-async function syncDirectory(dir: string): Promise<void> {
-  await syncFile(dir);
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await fsp.open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * The files of `dir` that `idOf` recognises. ctime counts as a change: linking a part as a blob (finalize)
