@@ -97,6 +97,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
     close: async () => {
       try {
         await checkpointer.stop();
+        await walSync.close();
       } finally {
         await db.destroy();
       }

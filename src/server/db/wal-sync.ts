@@ -10,6 +10,7 @@ import fsp from 'node:fs/promises';
 export class WalSync {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  private handle: Promise<fsp.FileHandle> | null = null;
 
   constructor(private readonly walFile: string) {}
 
@@ -38,12 +39,20 @@ export class WalSync {
   }
 
   private async syncOnce(): Promise<void> {
-    // fsync flushes the file, whichever descriptor wrote it: SQLite's own stays private to SQLite.
-    const handle = await fsp.open(this.walFile, 'r');
-    try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+    // fsync flushes the file, whichever descriptor wrote it. One descriptor for the app's life: SQLite
+    // removes the WAL only when its last connection closes, and the app's closes after `close()`.
+    this.handle ??= fsp.open(this.walFile, 'r').catch((error: unknown) => {
+      this.handle = null;
+      throw error;
+    });
+    await (await this.handle).datasync();
+  }
+
+  /** Waits for a sync in progress, then closes the descriptor. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.queued, this.running]);
+    const handle = this.handle;
+    this.handle = null;
+    await (await handle)?.close();
   }
 }
