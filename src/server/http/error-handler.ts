@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
-import { faultOf, type FaultKind } from '../db/fault-errors';
+import { faultOf } from '../db/fault-errors';
 import { AppError } from './app-error';
 
 /** The API's error body (ErrorBody in src/common). */
@@ -43,15 +43,19 @@ export function prepareJsonErrorReply(reply: FastifyReply): void {
 const FAULT_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The answer to a fault of the machine (see fault-errors.ts), in the body shape of the caller (the JSON
- * API's or the storage protocol's): 503 while the database is away, 507 when the disk is full. Both say
- * when to retry.
+ * Answers a fault of the machine (see fault-errors.ts), if `error` is one, in the body shape of the
+ * caller (the JSON API's or the storage protocol's): 503 while the database is away, 507 when the disk is
+ * full, both with when to retry. Undefined when `error` is not a fault.
  */
 export function sendFault<T>(
+  request: FastifyRequest,
   reply: FastifyReply,
-  fault: FaultKind,
+  error: unknown,
   send: (status: number, message: string, code: 'unavailable' | 'insufficient-storage') => T,
-): T {
+): T | undefined {
+  const fault = faultOf(error);
+  if (!fault) return undefined;
+  request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
   reply.header('retry-after', String(FAULT_RETRY_AFTER_SECONDS));
   return fault === 'disk-full'
     ? send(errorStatus['insufficient-storage'], messages.diskFull, 'insufficient-storage')
@@ -79,13 +83,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.info({ err: error }, 'client error');
       return reply.status(400).send(bodyOf('invalid-argument', messages.badRequest));
     }
-    const fault = faultOf(error);
-    if (fault) {
-      request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
-      return sendFault(reply, fault, (status, message, code) =>
-        reply.status(status).send(bodyOf(code, message)),
-      );
-    }
+    const fault = sendFault(request, reply, error, (status, message, code) =>
+      reply.status(status).send(bodyOf(code, message)),
+    );
+    if (fault) return fault;
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(bodyOf('internal', messages.internal, { requestId: request.id }));
   });

@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { messages } from '../../common';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
-import { faultOf } from '../db/fault-errors';
 import { sendFault } from '../http/error-handler';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
 import { readAll } from './byte-streams';
@@ -138,11 +137,10 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return storageError(reply, error.statusCode === 413 ? 413 : 400, messages.badRequest);
       }
-      const fault = faultOf(error);
-      if (fault) {
-        request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
-        return sendFault(reply, fault, (status, message) => storageError(reply, status, message));
-      }
+      const fault = sendFault(request, reply, error, (status, message) =>
+        storageError(reply, status, message),
+      );
+      if (fault) return fault;
       request.log.error({ err: error }, 'unhandled storage error');
       return storageError(reply, 500, messages.internal);
     });
