@@ -75,7 +75,7 @@ describe('a PostgreSQL restart under two instances', () => {
       }
     });
 
-    const back = Date.now();
+    // The issue's bound: the API answers again within 15 s of the database being back.
     for (const server of servers) {
       await pollUntil(
         async () => (await fetch(`${server.url}/api/health`)).status === 200,
@@ -83,7 +83,6 @@ describe('a PostgreSQL restart under two instances', () => {
         () => `the API on ${server.url} did not answer again within 15 s:\n${server.output().slice(-3000)}`,
       );
     }
-    expect(Date.now() - back).toBeLessThan(15_000);
     expect(servers.every((server) => server.running())).toBe(true);
 
     // Changes made after the restart, through either instance, reach the subscribers of both.
