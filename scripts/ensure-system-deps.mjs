@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Checks the system packages the test suite needs before anything slow runs: Debian's Chromium (the
-// e2e browser) and the PostgreSQL server binaries (the integration-postgres cluster). As root on Debian
+// e2e browser), the PostgreSQL server binaries (the integration-postgres cluster) and strace (the
+// durability test watches the server's fsync calls). As root on Debian
 // it installs what is missing; otherwise it stops at once with the command to run. Never skips silently.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 
 const CHROMIUM = '/usr/bin/chromium';
 const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
+const STRACE = '/usr/bin/strace';
 
 function findInitdb() {
   if (!existsSync(POSTGRES_LIB_DIR)) return undefined;
@@ -20,6 +22,7 @@ function missingPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!findInitdb()) missing.push('postgresql');
+  if (!existsSync(STRACE)) missing.push('strace');
   return missing;
 }
 
@@ -41,7 +44,7 @@ if (missing.length > 0) {
   if (!canInstall) {
     console.error(
       `ensure-system-deps: missing system packages: ${missing.join(', ')} ` +
-        `(need ${CHROMIUM} and ${POSTGRES_LIB_DIR}/*/bin/initdb).\n` +
+        `(need ${CHROMIUM}, ${POSTGRES_LIB_DIR}/*/bin/initdb and ${STRACE}).\n` +
         `Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
     );
     process.exit(1);
@@ -59,4 +62,4 @@ if (missing.length > 0) {
   }
 }
 
-console.log(`ensure-system-deps: ok (${CHROMIUM}, ${findInitdb()})`);
+console.log(`ensure-system-deps: ok (${CHROMIUM}, ${findInitdb()}, ${STRACE})`);

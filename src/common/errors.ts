@@ -17,6 +17,8 @@ export const errorStatus = {
   'headers-too-large': 431,
   'signup-failed': 500,
   internal: 500,
+  unavailable: 503,
+  'insufficient-storage': 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

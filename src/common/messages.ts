@@ -63,4 +63,6 @@ export const messages = {
   internal: 'Something went wrong on our side. Please try again.',
   network: 'Could not reach the server. Check your connection and try again.',
   reconnecting: 'Reconnecting…',
+  databaseUnavailable: 'The database is unavailable for a moment. Please try again shortly.',
+  diskFull: 'The server has run out of disk space, so nothing was saved. Please try again later.',
 } as const;

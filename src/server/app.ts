@@ -200,6 +200,15 @@ export async function createApp(config: Config): Promise<DojoApp> {
     return payload;
   });
 
+  // Acknowledged means durable: no answer to a request that may have written leaves before its commit is
+  // on disk (a group sync of SQLite's WAL; immediate on PostgreSQL). docs/decisions/014-durability.md.
+  server.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+      await database.durable();
+    }
+    return payload;
+  });
+
   const openApi = buildOpenApiDocument(
     [
       ...authRouteDocs,

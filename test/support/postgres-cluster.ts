@@ -17,6 +17,11 @@ export interface PostgresCluster {
   dir: string;
   /** Stops the server at once and deletes the cluster's files. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * `pg_ctl restart -m fast`, as a stop then a start: every connection is terminated, `whileDown` runs
+   * while nothing listens, and it resolves once the server accepts connections again.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 export const POSTGRES_INSTALL_COMMAND = 'apt-get update && apt-get install -y postgresql';
@@ -155,7 +160,20 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
           dir,
           runAs,
         );
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop };
+        const restart = async (whileDown?: () => Promise<void>): Promise<void> => {
+          await run(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop'], dir, runAs);
+          try {
+            await whileDown?.();
+          } finally {
+            await run(
+              pgCtl,
+              ['-D', dataDir, '-l', logFile, '-o', options, '-w', '-t', '60', 'start'],
+              dir,
+              runAs,
+            );
+          }
+        };
+        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop, restart };
       } catch (error) {
         const log = await readFile(logFile, 'utf8').catch(() => '');
         lastError = new Error(`${(error as Error).message}\n--- postgres.log ---\n${log}`);

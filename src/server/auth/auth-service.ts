@@ -26,6 +26,7 @@ import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from './viewer';
+import { faultOf } from '../db/fault-errors';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -125,7 +126,8 @@ export class AuthService {
     } catch (error) {
       await storage.discard(blobKey);
       if (isUniqueViolation(error)) throw emailInUse();
-      if (error instanceof AppError) throw error;
+      // A full disk or the database away: the error handler answers 507 / 503, which say to retry later.
+      if (error instanceof AppError || faultOf(error)) throw error;
       this.deps.log.error({ err: error }, 'signup failed');
       throw new AppError('signup-failed', messages.signupIncomplete);
     }

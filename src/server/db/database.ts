@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrationProviderFor } from './migrations';
+import { SqliteDialectKeepingErrors } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
+import { WalSync } from './wal-sync';
+import { syncDirectory } from '../shared/durable-fs';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,6 +19,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** The connection string when on PostgreSQL (live fan-out opens its own LISTEN connection). */
   postgresUrl: string | undefined;
+  /**
+   * Resolves once every commit made so far survives a power loss. A write is answered only after it
+   * (app.ts). PostgreSQL's commit is already durable; SQLite's waits for a group sync of its WAL.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,9 +51,12 @@ export async function openDatabase({
   databaseUrl,
   log = stderrLog,
 }: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir, log);
+  const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
     await migrate(handle.db, handle.dialect);
+    // The database and WAL files exist now: their names must survive a power loss too (SQLite syncs the
+    // directory itself only with synchronous = FULL).
+    if (handle.dialect === 'sqlite') await syncDirectory(dataDir);
   } catch (error) {
     await handle.close();
     throw error;
@@ -62,23 +73,34 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // NORMAL is durable against application crashes under WAL and much faster than FULL.
+  // NORMAL: a commit writes the WAL without syncing it, which survives a crash of the process. A write
+  // must also survive a power loss before it is answered: `durable()` syncs the WAL off the event loop
+  // for every commit so far at once (wal-sync.ts, docs/decisions/014-durability.md).
   sqlite.pragma('synchronous = NORMAL');
   const checkpointer = startWalCheckpointer({
     sqlite,
     file,
     onFailure: (error) =>
       log.warn({ err: error }, 'WAL checkpoints fell back to SQLite’s automatic ones (slower writes)'),
+    onCheckpointTrouble: (error) =>
+      error
+        ? log.warn({ err: error }, 'WAL checkpoints are failing (is the disk full?); retrying every second')
+        : log.warn({}, 'WAL checkpoints work again'),
   });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialectKeepingErrors({ database: withStatementCache(sqlite) }, sqlite),
+  });
+  const walSync = new WalSync(`${file}-wal`);
   return {
     db,
     dialect: 'sqlite',
     postgresUrl: undefined,
+    durable: () => walSync.sync(),
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
       try {
         await checkpointer.stop();
+        await walSync.close();
       } finally {
         await db.destroy();
       }
@@ -86,7 +108,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string): DatabaseHandle {
+function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -96,8 +118,19 @@ function openPostgres(url: string): DatabaseHandle {
         oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection that the server ends (a restart, a failover, an idle timeout) is reported here and
+  // dropped by the pool; the next query opens a fresh one. Without a listener the error ends the process.
+  pool.on('error', (error) =>
+    log.warn({ err: error }, 'a PostgreSQL connection was lost; the pool replaces it'),
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', postgresUrl: url, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    postgresUrl: url,
+    durable: () => Promise.resolve(),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {

@@ -30,7 +30,18 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.betterSqlite3);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), workerData.intervalMs);
+let failing = false;
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    if (failing) parentPort.postMessage({ type: 'recovered' });
+    failing = false;
+  } catch (error) {
+    // A full disk (the database file cannot grow) or an I/O error: retried at the next tick, reported once.
+    if (!failing) parentPort.postMessage({ type: 'failing', message: String(error && error.message) });
+    failing = true;
+  }
+}, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
   db.close();
@@ -45,6 +56,11 @@ export interface WalCheckpointerOptions {
   intervalMs?: number;
   /** Called once if the worker fails; the app's connection has gone back to checkpointing by itself. */
   onFailure: (error: unknown) => void;
+  /**
+   * Called when checkpoints start failing (e.g. a full disk), and with `undefined` when they work again:
+   * the worker keeps retrying every `intervalMs` meanwhile.
+   */
+  onCheckpointTrouble?: (error: Error | undefined) => void;
 }
 
 export interface WalCheckpointer {
@@ -64,6 +80,7 @@ export function startWalCheckpointer({
   file,
   intervalMs = CHECKPOINT_INTERVAL_MS,
   onFailure,
+  onCheckpointTrouble,
 }: WalCheckpointerOptions): WalCheckpointer {
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
   const worker = new Worker(WORKER_SOURCE, {
@@ -96,6 +113,9 @@ export function startWalCheckpointer({
     });
   });
   worker.on('error', fail);
+  worker.on('message', (message: { type: 'failing'; message: string } | { type: 'recovered' }) => {
+    onCheckpointTrouble?.(message.type === 'failing' ? new Error(message.message) : undefined);
+  });
 
   return {
     async stop() {

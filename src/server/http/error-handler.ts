@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
+import { faultOf } from '../db/fault-errors';
 import { AppError } from './app-error';
 
 /** The API's error body (ErrorBody in src/common). */
@@ -61,6 +62,29 @@ export function prepareJsonErrorReply(reply: FastifyReply): void {
   reply.type('application/json; charset=utf-8');
 }
 
+/** How long a client should wait before retrying after a fault (a database restart takes seconds). */
+const FAULT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers a fault of the machine (see fault-errors.ts), if `error` is one, in the body shape of the
+ * caller (the JSON API's or the storage protocol's): 503 while the database is away, 507 when the disk is
+ * full, both with when to retry. Undefined when `error` is not a fault.
+ */
+export function sendFault<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  send: (status: number, message: string, code: 'unavailable' | 'insufficient-storage') => T,
+): T | undefined {
+  const fault = faultOf(error);
+  if (!fault) return undefined;
+  request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
+  reply.header('retry-after', String(FAULT_RETRY_AFTER_SECONDS));
+  return fault === 'disk-full'
+    ? send(errorStatus['insufficient-storage'], messages.diskFull, 'insufficient-storage')
+    : send(errorStatus.unavailable, messages.databaseUnavailable, 'unavailable');
+}
+
 /**
  * The one error funnel: AppErrors keep their code and message, known client mistakes become 4xx,
  * and anything else is a generic 500 with a request id; details go to the log, never to the client.
@@ -83,6 +107,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.info({ err: error }, 'client error');
       return reply.status(400).send(bodyOf('invalid-argument', messages.badRequest));
     }
+    const fault = sendFault(request, reply, error, (status, message, code) =>
+      reply.status(status).send(bodyOf(code, message)),
+    );
+    if (fault) return fault;
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(bodyOf('internal', messages.internal, { requestId: request.id }));
   });

@@ -7,6 +7,7 @@ import type { Viewer, ViewerResolver } from '../auth/viewer';
 import { AppError, notFound, unauthenticated } from '../http/app-error';
 import { refuseSocket as refuse } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
+import { faultOf } from '../db/fault-errors';
 
 /** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
@@ -42,6 +43,10 @@ export function acceptLiveUpgrades(deps: {
     try {
       viewer = await deps.resolveViewer(request);
     } catch (error) {
+      if (faultOf(error) === 'unavailable') {
+        deps.log.warn({ err: error }, 'live upgrade: the database is unavailable');
+        return refuse(socket, new AppError('unavailable', messages.databaseUnavailable));
+      }
       deps.log.error({ err: error }, 'live upgrade: could not resolve the viewer');
       return refuse(socket, new AppError('internal', messages.internal));
     }

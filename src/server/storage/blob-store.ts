@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
+import { syncDirectory, syncFile } from '../shared/durable-fs';
 
 export interface StoredBlob {
   key: string;
@@ -122,9 +123,11 @@ export class LocalDiskBlobStore implements BlobStore {
         await handle.close();
       }
       const final = this.pathOf(key);
-      await fsp.mkdir(path.dirname(final), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await this.makeShardDir(final);
       // rename is atomic on one file system: readers see no blob or the whole blob.
       await fsp.rename(temp, final);
+      // The new name is durable only once its directory is synced; the row that refers to it commits next.
+      await syncDirectory(path.dirname(final));
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;
@@ -143,6 +146,8 @@ export class LocalDiskBlobStore implements BlobStore {
   async createPart(uploadId: string): Promise<void> {
     const handle = await fsp.open(this.partOf(uploadId), 'wx', PRIVATE_FILE_MODE);
     await handle.close();
+    // The session row commits next: after a power loss its file must be there to resume into.
+    await syncDirectory(this.partsDir);
   }
 
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
@@ -205,10 +210,14 @@ export class LocalDiskBlobStore implements BlobStore {
     md5Base64 ??= await md5OfFile(part, size);
     const key = newBlobKey();
     const final = this.pathOf(key);
-    await fsp.mkdir(path.dirname(final), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await this.makeShardDir(final);
     // A hard link makes the blob without copying; the session writes no more once it is final, so the
-    // shared bytes never change. Fall back to a copy where links are not supported.
-    await fsp.link(part, final).catch(() => fsp.copyFile(part, final));
+    // shared bytes never change. Fall back to a copy (synced) where links are not supported.
+    await fsp.link(part, final).catch(async () => {
+      await fsp.copyFile(part, final);
+      await syncFile(final);
+    });
+    await syncDirectory(path.dirname(final));
     return { key, size, md5Base64 };
   }
 
@@ -238,6 +247,13 @@ export class LocalDiskBlobStore implements BlobStore {
       removed += 1;
     }
     return removed;
+  }
+
+  /** Creates the shard directory of `file` if needed, durably (its name lives in the blobs directory). */
+  private async makeShardDir(file: string): Promise<void> {
+    if (await fsp.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE })) {
+      await syncDirectory(this.blobsDir);
+    }
   }
 
   private pathOf(key: string): string {

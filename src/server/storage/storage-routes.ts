@@ -5,6 +5,7 @@ import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import { refuseDeclaredBodyOver, settleUnreadBody } from '../http/request-body';
+import { sendFault } from '../http/error-handler';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
 import { readAll } from './byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
@@ -134,6 +135,10 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return storageError(reply, error.statusCode === 413 ? 413 : 400, messages.badRequest);
       }
+      const fault = sendFault(request, reply, error, (status, message) =>
+        storageError(reply, status, message),
+      );
+      if (fault) return fault;
       request.log.error({ err: error }, 'unhandled storage error');
       return storageError(reply, 500, messages.internal);
     });

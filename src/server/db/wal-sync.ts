@@ -1,0 +1,58 @@
+import fsp from 'node:fs/promises';
+
+/**
+ * Group commit for SQLite in WAL mode: makes every commit made so far durable with one `fdatasync` of the
+ * WAL, run on libuv's thread pool. With `synchronous = FULL` SQLite syncs the WAL inside each commit, on
+ * the event loop (better-sqlite3 is synchronous): every write stalled every request for one disk flush
+ * (p50 4.5 ms, p99 16 ms on the test VM). Here the commit only writes the WAL (`synchronous = NORMAL`) and
+ * the answer waits for the next sync; concurrent writers share one (docs/decisions/014-durability.md).
+ */
+export class WalSync {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private handle: Promise<fsp.FileHandle> | null = null;
+
+  constructor(private readonly walFile: string) {}
+
+  /** Resolves once everything committed before the call is on disk. */
+  sync(): Promise<void> {
+    // The queued sync starts after the running one, so it covers every commit made before this call.
+    if (this.queued) return this.queued;
+    const running = this.running;
+    if (!running) return this.start();
+    // The running sync may have started before the caller's commit: wait for the next one.
+    this.queued = running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    const running = this.syncOnce().finally(() => {
+      if (this.running === running) this.running = null;
+    });
+    this.running = running;
+    return running;
+  }
+
+  private async syncOnce(): Promise<void> {
+    // fsync flushes the file, whichever descriptor wrote it. One descriptor for the app's life: SQLite
+    // removes the WAL only when its last connection closes, and the app's closes after `close()`.
+    this.handle ??= fsp.open(this.walFile, 'r').catch((error: unknown) => {
+      this.handle = null;
+      throw error;
+    });
+    await (await this.handle).datasync();
+  }
+
+  /** Waits for a sync in progress, then closes the descriptor. */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.queued, this.running]);
+    const handle = this.handle;
+    this.handle = null;
+    await (await handle)?.close();
+  }
+}
