@@ -131,8 +131,7 @@ describe('acknowledged writes survive kill -9', () => {
           missing.push(`project ${projectId} (${response.status})`);
           return;
         }
-        const { project } = (await response.json()) as { project: { comments: { id: string }[] } };
-        const present = new Set(project.comments.map((comment) => comment.id));
+        const present = new Set(await commentIdsOf(server.url, projectId, headers));
         for (const commentId of byProject.get(projectId) ?? []) {
           if (!present.has(commentId)) missing.push(`comment ${commentId} of ${projectId}`);
         }
@@ -286,3 +285,22 @@ describe('acknowledged writes survive a power loss', () => {
     expect(dirSynced, 'the shard directory is synced after the rename, before the answer').toBe(true);
   }, 110_000);
 });
+
+/** Every comment id of a project, read page by page (newest first) through the comments API. */
+async function commentIdsOf(
+  url: string,
+  projectId: string,
+  headers: Record<string, string>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: '100', ...(cursor ? { before: cursor } : {}) });
+    const response = await fetch(`${url}/api/projects/${projectId}/comments?${query}`, { headers });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { comments: { id: string }[]; nextCursor: string | null };
+    ids.push(...page.comments.map((comment) => comment.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
+}

@@ -63,6 +63,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     LOG_LEVEL: 'info',
     // Tests sign up many users from 127.0.0.1; the limit has its own tests.
     AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Likewise the per-user write limits and the connection cap: fault tests write fast as one user.
+    PROJECT_CREATES_PER_MINUTE: '1000000',
+    COMMENTS_PER_MINUTE: '1000000',
+    UPLOADS_PER_MINUTE: '1000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '1000000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
