@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-/** Imports flow one way: web → sdk → common, server → common (docs/decisions/001-layout.md). */
+/** Imports flow one way: web → sdk → common, server → common (docs/decisions/001-layout-and-stack.md). */
 const forbid = (/** @type {string[]} */ groups, /** @type {string} */ message) => ({
   'no-restricted-imports': ['error', { patterns: groups.map((group) => ({ group: [group], message })) }],
 });

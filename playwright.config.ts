@@ -2,8 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './test/support/chromium';
 
 /**
- * End-to-end tests: Debian's Chromium against the production build on a real server (ARCHITECTURE.md
- * "Tests"). `npm test` builds before this runs, so the web server command never rebuilds.
+ * End-to-end tests: Debian's Chromium against the production build on a real server (see
+ * docs/architecture.md#tests). `npm test` builds before this runs, so the web server command never rebuilds.
  */
 // E2E_PORT lets two runs (e.g. a developer's and a clean-clone check) share one machine.
 const E2E_PORT = Number(process.env.E2E_PORT ?? 4317);

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (ARCHITECTURE.md "Tests"): fast unit tests beside the code, and the integration suite
+ * Three projects (docs/architecture.md#tests): fast unit tests beside the code, and the integration suite
  * (the real server on a random port) run once on SQLite and once on PostgreSQL.
  */
 const integrationFiles = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];

@@ -10,7 +10,7 @@ import type { Benchmark } from './lib/types';
 
 const SIZE = 100_000_000;
 const MB = 1_000_000;
-/** The SDK's chunk sizes (STORAGE-PROTOCOL.md §6.2): 256 KiB, doubling after each chunk, at most 16 MiB. */
+/** The SDK's chunk sizes (docs/storage-protocol.md#62-chunk-sizes): 256 KiB, doubling after each chunk, at most 16 MiB. */
 const FIRST_CHUNK = 262_144;
 const MAX_CHUNK = 16_777_216;
 const BUCKET = 'dojo';
@@ -149,7 +149,7 @@ export const storage: Benchmark = {
             status: 'pending',
             error: error.message,
             method: [
-              'Written against the protocol (STORAGE-PROTOCOL.md §4.8, §6.2): start, then chunks of 256 KiB ' +
+              'Written against the protocol (docs/storage-protocol.md#48-resumable-upload, docs/storage-protocol.md#62-chunk-sizes): start, then chunks of 256 KiB ' +
                 'doubling to 16 MiB as the SDK sends them, `Authorization: Firebase <id token>`, compared with ' +
                 'one streaming POST of the same bytes to a bare `node:http` sink that writes them to a file. ' +
                 'It runs as soon as the server answers the resumable start.',
@@ -208,8 +208,8 @@ export const storage: Benchmark = {
             (sdk
               ? 'the headline figure uses the SDK’s `uploadBytesResumable` (src/sdk/storage, Node fetch). '
               : 'the SDK’s storage client is not in this tree, so the headline figure uses the raw client. ') +
-            'The raw protocol client (bench/storage.ts) sends the same requests as the SDK (STORAGE-PROTOCOL.md ' +
-            '§4.8, chunks of 256 KiB doubling to 16 MiB) over a keep-alive `node:http` agent.',
+            'The raw protocol client (bench/storage.ts) sends the same requests as the SDK (docs/storage-protocol.md#48-resumable-upload' +
+            ', chunks of 256 KiB doubling to 16 MiB) over a keep-alive `node:http` agent.',
           'Baseline (the budget’s “bare loopback upload”): the same bytes in one streaming POST over loopback ' +
             'to a bare `node:http` server (own process) that writes them to a file, not synced. For context, ' +
             'the same with one fsync before the answer (the Dojo syncs every chunk, since a resumable session ' +

@@ -11,7 +11,7 @@ import type {
 import { newUser, signUpViaApi, type NewUser, type SignedInBrowser } from './fixtures';
 
 /**
- * Helpers for projects, comments and the dashboard (spec §2 Dashboard / Create / Project details). The
+ * Helpers for projects, comments and the dashboard (docs/product-spec.md#2-screens-and-routes: Dashboard, Create, Project details). The
  * texts are the spec's and the DOM contract's own words, typed here on purpose: the tests check the product
  * against them, so they must not share the product's constants.
  */

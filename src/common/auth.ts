@@ -78,7 +78,7 @@ export interface ThumbnailFacts {
   head: Uint8Array | undefined;
 }
 
-/** The thumbnail rule of spec §5, by the file's bytes, for the form and the server alike. */
+/** The thumbnail rule of docs/product-spec.md#52-signup-thumbnail, by the file's bytes, for the form and the server alike. */
 export function checkThumbnail({ size, head }: ThumbnailFacts): string | null {
   if (size === undefined || head === undefined || size === 0) return messages.thumbnailRequired;
   if (sniffRasterImage(head) === null) return messages.thumbnailNotImage;
@@ -86,7 +86,7 @@ export function checkThumbnail({ size, head }: ThumbnailFacts): string | null {
   return null;
 }
 
-/** The signed-in user as auth sees it (spec §3 "Auth user"). */
+/** The signed-in user as auth sees it (docs/product-spec.md#34-auth-user). */
 export const AuthUserSchema = z.object({
   uid: z.string(),
   email: z.string(),

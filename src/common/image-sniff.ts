@@ -1,6 +1,6 @@
 /**
  * Raster image detection by magic bytes, shared by the signup form and the server so both judge a
- * thumbnail the same way. SVG is deliberately absent: it can carry script (ORIGINAL-FLAWS #13).
+ * thumbnail the same way. SVG is deliberately absent: it can carry script (docs/product-spec.md#flaw-13).
  */
 export type RasterImageType =
   'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/bmp' | 'image/avif';

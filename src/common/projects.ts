@@ -4,11 +4,11 @@
  * imports this module, and a first visit should not load zod (docs/benchmarks.md, first-visit JS).
  */
 
-/** Spec §9: project categories, in the order the create form lists them. */
+/** docs/product-spec.md#9-constants-and-limits: project categories, in the order the create form lists them. */
 export const PROJECT_CATEGORIES = ['development', 'design', 'sales', 'marketing'] as const;
 export type ProjectCategory = (typeof PROJECT_CATEGORIES)[number];
 
-/** Spec §9: dashboard filters, in the order the filter bar shows them. */
+/** docs/product-spec.md#9-constants-and-limits: dashboard filters, in the order the filter bar shows them. */
 export const DASHBOARD_FILTERS = ['all', 'mine', 'development', 'design', 'marketing', 'sales'] as const;
 export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
 
@@ -26,7 +26,7 @@ export function isCalendarDay(value: string): boolean {
 }
 
 /**
- * A due date is a calendar day, not an instant (ORIGINAL-FLAWS #5): it is stored as YYYY-MM-DD and shown
+ * A due date is a calendar day, not an instant (docs/product-spec.md#flaw-5): it is stored as YYYY-MM-DD and shown
  * as that same day in every time zone. This builds the spec's 'Sat Dec 12 2026' style string.
  */
 export function formatCalendarDay(value: string): string {
@@ -35,7 +35,7 @@ export function formatCalendarDay(value: string): string {
   return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toDateString();
 }
 
-/** The live query behind each dashboard filter: filtering runs on the server (ORIGINAL-FLAWS #15). */
+/** The live query behind each dashboard filter: filtering runs on the server (docs/product-spec.md#flaw-15). */
 export function dashboardQuery(filter: DashboardFilter, uid: string, limit: number) {
   const where =
     filter === 'all'

@@ -1,5 +1,5 @@
 /**
- * The storage error catalogue (STORAGE-PROTOCOL.md §8.3, spec §8): one code and one text per situation.
+ * The storage error catalogue (docs/storage-protocol.md#83-error-codes-and-texts, docs/product-spec.md#8-messages): one code and one text per situation.
  * The SDK shows them as `Firebase Storage: <text> (storage/<code>)`, the Firebase web SDK's wording, so
  * code written against firebase/storage reads our errors unchanged.
  */

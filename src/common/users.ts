@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { DISPLAY_NAME_MAX_LENGTH } from './limits';
 import type { LiveQuery } from './live-protocol-schemas';
 
-/** A user profile document (spec §3: collection users; the id equals the auth uid). */
+/** A user profile document (docs/product-spec.md#33-user-profile: collection users; the id equals the auth uid). */
 export const UserProfileSchema = z.object({
   id: z.string(),
   displayName: z.string(),

@@ -20,7 +20,7 @@ export interface SignUpInput {
 const TOKEN_REFRESH_MARGIN_MS = 30_000;
 
 /**
- * Auth state that follows the server session for the client's whole life (ORIGINAL-FLAWS #7):
+ * Auth state that follows the server session for the client's whole life (docs/product-spec.md#flaw-7):
  * it becomes ready once the first state is known, and changes on login, logout, and whenever the
  * server says the session has ended.
  */

@@ -33,7 +33,7 @@ export type AttemptOutcome<T> = { retryable: false; value: T } | { retryable: tr
 const MAX_WAIT_SECONDS = 64;
 
 /**
- * Request-level retry (STORAGE-PROTOCOL.md §7): the first attempt at once, then waits of
+ * Request-level retry (docs/storage-protocol.md#7-request-retry-and-back-off): the first attempt at once, then waits of
  * (2, 4, 8 … 64 s) + U[0,1) s. A global cap of `timeoutMs` starts with the first attempt: when it falls
  * inside a wait, the wait is cut short and one final attempt goes out at once; when it passes during an
  * attempt, that attempt finishes. A retryable failure after the cap is `storage/retry-limit-exceeded`;

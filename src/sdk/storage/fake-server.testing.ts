@@ -1,6 +1,6 @@
 /**
  * An in-memory storage server behind a `fetch` function, for the storage client's unit tests only. It
- * speaks the protocol of STORAGE-PROTOCOL.md §4 closely enough to drive the upload task's state machine;
+ * speaks the protocol of docs/storage-protocol.md#4-operations closely enough to drive the upload task's state machine;
  * the real server is exercised by the integration tests (`*.int.test.ts`).
  */
 export interface RecordedRequest {

@@ -1,6 +1,6 @@
 /**
  * The storage client: the modular API of firebase/storage (refs, upload tasks, download URLs, metadata,
- * list) over the protocol in STORAGE-PROTOCOL.md. Runs in browsers and in Node (fetch + AbortController).
+ * list) over the protocol in docs/storage-protocol.md. Runs in browsers and in Node (fetch + AbortController).
  */
 export { createStorage, Storage, type StorageOptions, type TokenProvider } from './service';
 export { ref, child, StorageReference } from './reference';

@@ -22,7 +22,7 @@ export interface SettableMetadata {
   customMetadata?: Record<string, string | null> | null;
 }
 
-/** An object's metadata as the client sees it (STORAGE-PROTOCOL.md §3.1). */
+/** An object's metadata as the client sees it (docs/storage-protocol.md#31-fields-the-server-returns). */
 export interface FullMetadata {
   type: 'file';
   bucket: string;

@@ -8,7 +8,7 @@ export function makeBoundary(random: () => number = Math.random): string {
 }
 
 /**
- * The multipart/related body of STORAGE-PROTOCOL.md §4.7, byte for byte: a JSON part, a file part, and
+ * The multipart/related body of docs/storage-protocol.md#47-multipart-upload, byte for byte: a JSON part, a file part, and
  * no CRLF after the closing delimiter. A Blob, so large files are not copied into one buffer.
  */
 export function multipartBody(

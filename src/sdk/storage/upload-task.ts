@@ -72,7 +72,7 @@ export function isResumableSize(size: number): boolean {
 
 /**
  * An upload in progress (`uploadBytesResumable`), with the behaviour of firebase/storage's UploadTask
- * (STORAGE-PROTOCOL.md §6): multipart up to 256 KiB, otherwise a resumable session sent in growing
+ * (docs/storage-protocol.md#6-upload-task-behaviour): multipart up to 256 KiB, otherwise a resumable session sent in growing
  * chunks, resumed from the server's offset after a failure or a pause, and retried with a growing wait.
  * Awaitable: resolves with the final snapshot, rejects with a StorageError.
  *

@@ -59,7 +59,7 @@ export class AuthService {
 
   /**
    * Creates the account, stores the thumbnail, creates the profile (online) and a session, all or
-   * nothing (ORIGINAL-FLAWS #8): bytes are staged first, every row is written in one transaction, and
+   * nothing (docs/product-spec.md#flaw-8): bytes are staged first, every row is written in one transaction, and
    * the staged bytes are removed if anything fails.
    */
   async signUp({ fields, thumbnail }: SignupInput): Promise<SignedIn> {

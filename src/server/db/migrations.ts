@@ -171,7 +171,7 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .on('storage_uploads')
           .column('updated_at')
           .execute();
-        // Listings page through names in byte order (STORAGE-PROTOCOL.md §4.6). SQLite's default BINARY
+        // Listings page through names in byte order (docs/storage-protocol.md#46-list). SQLite's default BINARY
         // collation already is; PostgreSQL's depends on the cluster's locale unless the column says "C".
         if (dialect === 'postgres') {
           await sql`alter table storage_objects alter column name type text collate "C"`.execute(db);

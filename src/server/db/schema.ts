@@ -107,7 +107,7 @@ export interface Database {
 
 export type StorageUploadStatus = 'active' | 'final' | 'cancelled';
 
-/** A resumable upload session (STORAGE-PROTOCOL.md §5.1); its bytes are a `.part` named by upload_id. */
+/** A resumable upload session (docs/storage-protocol.md#51-session-state); its bytes are a `.part` named by upload_id. */
 export interface StorageUploadsTable {
   /** Random, URL-safe; the session's handle in the upload URL. Never derived from the object name. */
   upload_id: string;

@@ -21,7 +21,7 @@ export interface RouteDoc {
   body?: { contentType: string; schema: z.core.$ZodType };
   response: { status: number; description: string; schema?: z.core.$ZodType; contentType?: string };
   errors: ErrorCode[];
-  /** Errors in the storage protocol's own body shape (STORAGE-PROTOCOL.md §8.1). */
+  /** Errors in the storage protocol's own body shape (docs/storage-protocol.md#81-error-body). */
   storageErrors?: { status: number; description: string }[];
 }
 

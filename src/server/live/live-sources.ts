@@ -7,7 +7,7 @@ import { nameContains, selectUserProfiles, toUserProfile } from '../users/users-
 
 /**
  * What the live service can read, per collection, with the same permission rules as the HTTP API.
- * Every signed-in user may read every user profile and project (spec §6), so results do not depend on
+ * Every signed-in user may read every user profile and project (docs/product-spec.md#6-permissions), so results do not depend on
  * the viewer yet; a source whose results do must include the viewer in `groupKey`.
  */
 export interface LiveSource {

@@ -6,7 +6,7 @@ import { nowIso } from '../db/database';
 import type { ChangeBus } from '../live/change-bus';
 
 /**
- * Presence beyond the spec (ORIGINAL-FLAWS #6): a user is online while at least one of their tabs holds
+ * Presence beyond the spec (docs/product-spec.md#flaw-6): a user is online while at least one of their tabs holds
  * a live socket on any instance. Each instance keeps one `live_presence` row per connected session and
  * refreshes it; a row counts as fresh for half the grace period. Users whose rows all went stale (tab
  * closed, crash, lost network) and who have not just logged in are marked offline by a sweep, so they go

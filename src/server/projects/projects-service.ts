@@ -25,7 +25,7 @@ import {
 } from './projects-repository';
 
 /**
- * Project rules. The server owns ids, timestamps and `createdBy` (ORIGINAL-FLAWS #4, #12); changes are
+ * Project rules. The server owns ids, timestamps and `createdBy` (docs/product-spec.md#flaw-4, docs/product-spec.md#flaw-12); changes are
  * published only after their transaction commits.
  */
 export class ProjectsService {

@@ -1,5 +1,5 @@
 /**
- * A streaming reader for the storage protocol's multipart upload body (STORAGE-PROTOCOL.md §4.7):
+ * A streaming reader for the storage protocol's multipart upload body (docs/storage-protocol.md#47-multipart-upload):
  * `multipart/related` with exactly two parts, JSON metadata then the file. The metadata is read into
  * memory (it is small); the file is handed on as a stream, so an upload of any size never sits in memory.
  */

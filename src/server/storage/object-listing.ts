@@ -2,7 +2,7 @@ import { STORAGE_LIST_MAX_RESULTS } from '../../common';
 import { storageErrors } from './storage-errors';
 
 /**
- * GCS-style listing (STORAGE-PROTOCOL.md §4.6, without the emulator's quirks of §10.3): names in byte
+ * GCS-style listing (docs/storage-protocol.md#46-list, without the emulator's quirks of docs/storage-protocol.md#103-listing-pages): names in byte
  * order; names with the delimiter after the prefix fold into one `prefix + segment + delimiter` entry;
  * items and prefixes count together against maxResults; a page token resumes strictly after the last
  * entry returned, so no prefix repeats across pages; no token on the last page.

@@ -3,7 +3,7 @@ import { requireHeaderSafeMetadata } from './metadata-rules';
 import { storageErrors } from './storage-errors';
 
 /**
- * The writable metadata a client sends (STORAGE-PROTOCOL.md §3.2) in upload bodies and PATCH. Unknown
+ * The writable metadata a client sends (docs/storage-protocol.md#32-writable-metadata) in upload bodies and PATCH. Unknown
  * keys are ignored, and so is `name` (the object's name comes from the URL).
  */
 const FieldSchema = z.string().max(1024).nullable().optional();

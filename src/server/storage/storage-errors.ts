@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { prepareJsonErrorReply } from '../http/error-handler';
 import { APP_CHECK_INVALID_PHRASE, storageErrorTexts } from '../../common/storage-errors';
 
-/** The storage protocol's error body (STORAGE-PROTOCOL.md §8.1). */
+/** The storage protocol's error body (docs/storage-protocol.md#81-error-body). */
 export function storageError(reply: FastifyReply, status: number, message: string, reasonPhrase?: string) {
   prepareJsonErrorReply(reply);
   if (reasonPhrase) reply.raw.statusMessage = reasonPhrase;

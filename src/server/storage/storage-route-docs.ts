@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteDoc } from '../http/api-docs';
 
 const tag = 'Storage';
-const description = 'Follows docs/STORAGE-PROTOCOL.md (the Firebase Storage v0 REST protocol).';
+const description = 'Follows docs/storage-protocol.md (the Firebase Storage v0 REST protocol).';
 
 const ObjectParams = z.object({
   bucket: z.string(),

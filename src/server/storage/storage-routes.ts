@@ -54,7 +54,7 @@ const APP_CHECK_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * The storage protocol (STORAGE-PROTOCOL.md) under /v0/b/{bucket}/o, plus the App Check token endpoint.
+ * The storage protocol (docs/storage-protocol.md) under /v0/b/{bucket}/o, plus the App Check token endpoint.
  * The /v0 routes live in their own plugin scope: their bodies are streamed (uploads of any size, chunks
  * up to 40 MiB) and their errors use the protocol's body, while the JSON API keeps its parsers and limits.
  */

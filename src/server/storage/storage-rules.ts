@@ -2,7 +2,7 @@ import { IMAGE_SNIFF_BYTES, sniffRasterImage, THUMBNAIL_MAX_BYTES, type RasterIm
 import { storageErrors } from './storage-errors';
 
 /**
- * The storage rules (ARCHITECTURE.md "Security defaults", ORIGINAL-FLAWS #11, #13): a user writes only
+ * The storage rules (docs/storage-protocol.md#13-authentication-and-rules, docs/product-spec.md#flaw-11, docs/product-spec.md#flaw-13): a user writes only
  * under `thumbnails/{own uid}/` (raster images, judged by their bytes, of at most 100000 bytes) and
  * `files/{own uid}/` (anything, within the quota). Every signed-in user may read and list.
  */

@@ -74,7 +74,7 @@ export interface NewObject {
   ownerUid: string | null;
 }
 
-/** What a resumable upload command answers (STORAGE-PROTOCOL.md §4.8 b–e). */
+/** What a resumable upload command answers (docs/storage-protocol.md#48-resumable-upload, b–e). */
 export interface UploadState {
   status: StorageUploadStatus;
   /** Bytes durably received. */
@@ -161,7 +161,7 @@ export class StorageService {
     return this.deps.blobs.read(row.blob_key, range);
   }
 
-  /** The download URL (spec §7): absolute with PUBLIC_URL, otherwise relative to the app's origin. */
+  /** The download URL (docs/storage-protocol.md#42-download-urls-and-tokens): absolute with PUBLIC_URL, otherwise relative to the app's origin. */
   downloadUrl(row: Pick<ObjectRow, 'bucket' | 'name' | 'download_tokens'>): string {
     const token = row.download_tokens.split(',')[0] ?? '';
     const path = `/v0/b/${encodeURIComponent(row.bucket)}/o/${encodeURIComponent(row.name)}`;
@@ -667,7 +667,7 @@ function newObjectRow(bucket: string, name: string, blob: StoredBlob, fields: Me
   };
 }
 
-/** The object resource of STORAGE-PROTOCOL.md §3.1. */
+/** The object resource of docs/storage-protocol.md#31-fields-the-server-returns. */
 export function toObjectResource(row: ObjectRow): ObjectResource {
   const metadata = row.custom_metadata
     ? (JSON.parse(row.custom_metadata) as Record<string, string>)

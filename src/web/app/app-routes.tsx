@@ -78,13 +78,13 @@ export function preloadScreen(pathname: string): Promise<ScreenModule> {
   return screens[name ?? 'notFound'].preload();
 }
 
-/** Signed-in only; everyone else goes to /login (spec §2). */
+/** Signed-in only; everyone else goes to /login (docs/product-spec.md#21-routes-and-access). */
 function RequireUser({ children }: { children: ReactNode }) {
   const { user } = useAuthContext();
   return user ? children : <Navigate to="/login" replace />;
 }
 
-/** The route table of spec §2. */
+/** The route table of docs/product-spec.md#21-routes-and-access. */
 export function AppRoutes() {
   const { user } = useAuthContext();
   const { dashboard, createProject, project, login, signup, notFound } = screens;

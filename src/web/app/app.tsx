@@ -6,7 +6,7 @@ import { Layout } from './layout';
 export function App() {
   const { authIsReady } = useAuthContext();
 
-  // Spec §2: nothing is rendered until the first auth state is known (one quick session request).
+  // docs/product-spec.md#41-auth-state: nothing is rendered until the first auth state is known (one quick session request).
   if (!authIsReady) return null;
 
   return (

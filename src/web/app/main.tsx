@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-// Poppins ships with the app (no font CDN, ORIGINAL-FLAWS #19): latin subset, the three weights we use.
+// Poppins ships with the app (no font CDN, docs/product-spec.md#flaw-19): latin subset, the three weights we use.
 import '@fontsource/poppins/latin-400.css';
 import '@fontsource/poppins/latin-500.css';
 import '@fontsource/poppins/latin-700.css';
@@ -23,7 +23,7 @@ const render = () =>
     </StrictMode>,
   );
 
-// Nothing is shown before the first auth state is known (spec §2); the SDK client asked for it when it
+// Nothing is shown before the first auth state is known (docs/product-spec.md#41-auth-state); the SDK client asked for it when it
 // was created. Meanwhile the code of the screen at this address is fetched, and the app renders once it is
 // here too: a screen that suspends on its first render shows 'Loading...', and React then holds the screen
 // back for up to 300 ms. A failed fetch still renders (the screen then fails as a lazy one would).

@@ -9,7 +9,7 @@ import { StorageService } from '../storage-service';
 
 /**
  * Raw-HTTP helpers for the storage integration tests: real users from the signup endpoint, and
- * requests built byte for byte as STORAGE-PROTOCOL.md describes them.
+ * requests built byte for byte as docs/storage-protocol.md describes them.
  */
 export interface StorageTestUser {
   uid: string;

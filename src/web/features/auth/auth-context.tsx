@@ -10,7 +10,7 @@ import {
 import type { AuthUser } from '../../../common';
 import { dojo } from '../../app/dojo-client';
 
-/** Spec §4 "Auth state": no user and not ready at first; ready once the first auth state is known. */
+/** docs/product-spec.md#41-auth-state: no user and not ready at first; ready once the first auth state is known. */
 export interface AuthState {
   user: AuthUser | null;
   authIsReady: boolean;
@@ -44,7 +44,7 @@ export function AuthContextProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(authReducer, initialAuthState);
 
   useEffect(() => {
-    // The SDK's listener follows the session for the app's whole life (ORIGINAL-FLAWS #7): a logout in
+    // The SDK's listener follows the session for the app's whole life (docs/product-spec.md#flaw-7): a logout in
     // another tab or an expired session reaches us as LOGOUT, not only the first state.
     let ready = false;
     return dojo.auth.onAuthStateChanged((user) => {

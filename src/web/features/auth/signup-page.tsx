@@ -14,7 +14,7 @@ import './auth-form.css';
 
 const TEXT_FIELDS = ['email', 'password', 'displayName'] as const;
 
-/** The thumbnail rule of spec §5, judged by the file's first bytes like the server does. */
+/** The thumbnail rule of docs/product-spec.md#52-signup-thumbnail, judged by the file's first bytes like the server does. */
 async function checkFile(file: File | null): Promise<string | null> {
   if (!file) return checkThumbnail({ size: undefined, head: undefined });
   try {

@@ -13,7 +13,7 @@ export function useLogin() {
     setError(null);
     setIsPending(true);
     try {
-      // The server marks the profile online (spec §4 "Login").
+      // The server marks the profile online (docs/product-spec.md#42-login).
       const user = await dojo.auth.logIn(input);
       setIsPending(false);
       dispatch({ type: 'LOGIN', payload: user });

@@ -12,7 +12,7 @@ export function useLogout() {
     setError(null);
     setIsPending(true);
     try {
-      // The server marks the profile offline, then ends the session (spec §4 "Logout").
+      // The server marks the profile offline, then ends the session (docs/product-spec.md#43-logout).
       await dojo.auth.logOut();
       setIsPending(false);
       dispatch({ type: 'LOGOUT' });

@@ -10,7 +10,7 @@ export interface SignupError {
 }
 
 /**
- * Signup is one atomic server operation (account, thumbnail, profile, session; ORIGINAL-FLAWS #8): it
+ * Signup is one atomic server operation (account, thumbnail, profile, session; docs/product-spec.md#flaw-8): it
  * either succeeds completely and signs the user in, or changes nothing.
  */
 export function useSignup() {

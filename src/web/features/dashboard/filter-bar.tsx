@@ -5,7 +5,7 @@ export interface FilterBarProps {
   onChange: (filter: DashboardFilter) => void;
 }
 
-/** The dashboard's filter buttons (spec §2); the pressed state is announced, not only coloured. */
+/** The dashboard's filter buttons (docs/product-spec.md#23-dashboard); the pressed state is announced, not only coloured. */
 export function FilterBar({ current, onChange }: FilterBarProps) {
   return (
     <div className="filter-bar">

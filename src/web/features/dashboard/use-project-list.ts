@@ -26,7 +26,7 @@ export interface ProjectListState {
 
 /**
  * The live project list of the dashboard. Filtering, ordering and paging run on the server
- * (ORIGINAL-FLAWS #15). Unlike `useLiveQuery`, raising the limit keeps the current list on screen until the
+ * (docs/product-spec.md#flaw-15). Unlike `useLiveQuery`, raising the limit keeps the current list on screen until the
  * bigger snapshot arrives, so 'Show more' never blanks the page.
  */
 export function useProjectList(filter: DashboardFilter, uid: string, limit: number): ProjectListState {

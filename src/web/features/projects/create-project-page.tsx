@@ -86,7 +86,7 @@ function CreateProjectForm() {
   const [category, setCategory] = useState<CategoryOption | null>(null);
   const [assignees, setAssignees] = useState<readonly UserOption[]>([]);
   const [problems, setProblems] = useState<FieldErrors>({});
-  // A second click before the first answer arrives must not create a second project (ORIGINAL-FLAWS #10).
+  // A second click before the first answer arrives must not create a second project (docs/product-spec.md#flaw-10).
   const submittingRef = useRef(false);
 
   const clearProblem = (field: Field) =>
@@ -119,7 +119,7 @@ function CreateProjectForm() {
     setProblems({});
     submittingRef.current = true;
     try {
-      // Navigate on the result of this call, never on a stale error state (ORIGINAL-FLAWS #9).
+      // Navigate on the result of this call, never on a stale error state (docs/product-spec.md#flaw-9).
       const project = await create(parsed.data);
       if (project) await navigate('/');
     } finally {

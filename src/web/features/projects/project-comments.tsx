@@ -85,7 +85,7 @@ function CommentForm({ projectId }: { projectId: string }) {
     setProblem(null);
     const submitted = content;
     const comment = await addComment(parsed.data);
-    // Cleared only once the server has the comment (ORIGINAL-FLAWS #9), and only if it was not edited since.
+    // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not edited since.
     if (comment) setContent((current) => (current === submitted ? '' : current));
   };
 

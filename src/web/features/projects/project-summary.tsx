@@ -3,7 +3,7 @@ import { AvatarList } from '../../components/avatar-list';
 
 export interface ProjectSummaryProps {
   project: Project;
-  /** Shown only to the project's creator (spec §6). */
+  /** Shown only to the project's creator (docs/product-spec.md#6-permissions). */
   onComplete?: (() => void) | undefined;
   isCompleting: boolean;
   completeError: string | null;

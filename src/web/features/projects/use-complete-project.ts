@@ -3,7 +3,7 @@ import { messages, type Project } from '../../../common';
 import { dojo } from '../../app/dojo-client';
 
 /**
- * 'Mark as Complete' deletes the project. It waits for the server (ORIGINAL-FLAWS #3): `complete` resolves
+ * 'Mark as Complete' deletes the project. It waits for the server (docs/product-spec.md#flaw-3): `complete` resolves
  * true only when the project is gone, and a failure shows 'could not delete'.
  *
  * The project being completed is kept, so the page can go on showing it while the live subscription already

@@ -9,7 +9,7 @@ export interface ServerError {
 }
 
 /**
- * Adds a project. The caller acts on the returned result of this very call (ORIGINAL-FLAWS #9): null means
+ * Adds a project. The caller acts on the returned result of this very call (docs/product-spec.md#flaw-9): null means
  * it failed and `error` says why.
  */
 export function useCreateProject() {

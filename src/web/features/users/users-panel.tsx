@@ -15,7 +15,7 @@ export function UsersPanel() {
         <ul className="user-list">
           {users.map((user) => (
             <li key={user.id} className="user-list-item">
-              {/* Online is announced in words, not shown by colour alone (ORIGINAL-FLAWS #17). */}
+              {/* Online is announced in words, not shown by colour alone (docs/product-spec.md#flaw-17). */}
               {user.online && <span className="online-dot" role="img" aria-label="online" />}
               <span className="user-list-name">{user.displayName}</span>
               <Avatar src={user.photoURL} name={user.displayName} decorative size={40} />
