@@ -9,6 +9,7 @@ import { messages } from '../common';
 import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
+import { SessionCache } from './auth/session-cache';
 import { createViewerResolver } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
@@ -89,7 +90,8 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
 
   const idTokens = await IdTokens.load(db);
-  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl });
+  const sessions = new SessionCache(bus);
+  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
   const storage = new StorageService({
     db,
     dialect: database.dialect,
@@ -106,7 +108,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     graceMs: config.presenceGraceMs,
     log: server.log,
   });
-  const auth = new AuthService({ db, storage, idTokens, changes: bus, presence, log: server.log });
+  const auth = new AuthService({ db, storage, idTokens, changes: bus, sessions, presence, log: server.log });
   const projects = new ProjectsService({ db, changes: bus });
   const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
   const hub = new LiveHub({
@@ -126,7 +128,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
 
   registerErrorHandler(server);
-  await registerSecurityHeaders(server, config);
+  registerSecurityHeaders(server, config);
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, {

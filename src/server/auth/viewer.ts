@@ -7,6 +7,7 @@ import { nowIso } from '../db/database';
 import { unauthenticated } from '../http/app-error';
 import { isSameOrigin } from '../http/origin';
 import type { IdTokens } from './id-tokens';
+import type { SessionCache } from './session-cache';
 import { findLiveSession, hashSessionToken } from './sessions-repository';
 
 export const SESSION_COOKIE = 'dojo_session';
@@ -35,7 +36,11 @@ export function createViewerResolver(deps: {
   db: Kysely<Database>;
   idTokens: IdTokens;
   publicUrl: string | undefined;
+  sessions: SessionCache;
 }) {
+  const findSession = (tokenHash: string) =>
+    deps.sessions.find(tokenHash, () => findLiveSession(deps.db, tokenHash, nowIso()));
+
   async function resolve(
     headers: IncomingHttpHeaders,
     sessionCookie: string | undefined,
@@ -45,12 +50,12 @@ export function createViewerResolver(deps: {
       const token = TOKEN_SCHEMES.exec(authorization)?.[1];
       const claims = token ? await deps.idTokens.verify(token) : null;
       if (!claims) return null;
-      const session = await findLiveSession(deps.db, claims.sessionHash, nowIso());
+      const session = await findSession(claims.sessionHash);
       if (!session || session.uid !== claims.uid) return null;
       return { ...userOf(session), sessionHash: session.tokenHash, viaToken: true };
     }
     if (!sessionCookie || !isSameOrigin(headers, deps.publicUrl)) return null;
-    const session = await findLiveSession(deps.db, hashSessionToken(sessionCookie), nowIso());
+    const session = await findSession(hashSessionToken(sessionCookie));
     return session ? { ...userOf(session), sessionHash: session.tokenHash, viaToken: false } : null;
   }
 
