@@ -16,6 +16,8 @@ import { postJson, sessionCookieOf } from '../../../test/helpers/fixtures';
  * the other through LISTEN/NOTIFY. SQLite is single-process by design, so only the PostgreSQL project
  * runs `*.pg.int.test.ts` files (vitest.config.ts).
  */
+const cookieOf = (client: SignedInClient) => client.client.transport.cookieHeader() ?? '';
+
 describe('two instances on one PostgreSQL database', () => {
   let instances: TwoInstances;
   let first: TestServer;
@@ -60,8 +62,15 @@ describe('two instances on one PostgreSQL database', () => {
     await Promise.all([page.until((docs) => docs.length === 1), comments.until(() => true)]);
     await bob.client.projects.addComment(project.id, { content: 'hello from two' });
     await comments.until((docs) => docs[0]?.content === 'hello from two', 10_000, 'the comment on one');
+    const read = async () =>
+      (await fetch(`${first.url}/api/projects/${project.id}`, { headers: { cookie: cookieOf(alice) } }))
+        .status;
+    // Read (and cached) on instance one before the other instance completes it.
+    expect(await read()).toBe(200);
     await bob.client.projects.complete(project.id);
     await page.until((docs) => docs.length === 0, 10_000, 'deletion seen on instance one');
+    // The same notification that told the live page dropped the cached copy.
+    expect(await read()).toBe(404);
     await comments.until((docs) => docs.length === 0, 10_000, 'its comments gone on instance one');
     await mine.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'gone from alice’s list');
   });
