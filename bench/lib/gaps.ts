@@ -96,7 +96,7 @@ export const GAPS: Record<string, string> = {
     '(same seeded data, 500 users; server CPU ms per request): 60 s at load ≈ 4: 1.54 → 1.22 ms ' +
     '(requests 22,629 → 24,593, avg 314 → 206 ms, p99 2.5 → 1.8 s); 200 users × 15 s, three pairs at load ' +
     '≈ 1.5: 1.83–1.93 → 1.35–1.61 ms. What is left per request: ≈ 30 % the kernel’s socket writes of the ' +
-    'fan-out of creates (≈ 21–25 creates/s × 500 dashboards = 12,500 writes/s, ≈ 24 µs each here; `ws`’s own ' +
+    'fan-out of creates (≈ 21–25 creates/s × 500 dashboards ≈ 10,000–12,500 writes/s, ≈ 24 µs each here; `ws`’s own ' +
     'JavaScript is ≈ 2 % — corking sockets or pre-framing would not touch the kernel part), ≈ 25 % ' +
     'SQLite and Kysely (writes, list recomputes after each create, the live re-evaluation), the rest ' +
     'HTTP parsing and writing. At ≈ 1.2 ms × 450 requests/s the server needs ≈ 55 % of a core and the ' +
