@@ -7,13 +7,12 @@ export const GAPS: Record<string, string> = {
   list:
     'The body comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
     'its CPU per request (table below) is ≈ 0.8–1.2 ms against ≈ 0.3–0.5 ms for the bare server. The ' +
-    'difference is the authenticated request path: the session lookup (`findLiveSession`; its statement ' +
-    'is now prepared once, src/server/db/statement-cache.ts), Fastify’s hook chain, and @fastify/helmet ' +
-    'building a helmet middleware for every request (`buildHelmetOnRoutes`). The throughput ratio is ' +
+    'difference is the authenticated request path: the session lookup (now cached per instance for a ' +
+    'few seconds, docs/decisions/016-request-path-cost.md), Fastify’s hook chain, and the security ' +
+    'headers (now computed once at startup instead of building helmet per request). The throughput ratio is ' +
     'client-bound and noisy: autocannon, the server and the baseline share 2 cores, and single runs range ' +
     'from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that still help: a weak ETag ' +
-    'so polling clients get 304 without the 1.1 MB; set security headers once per route instead of per ' +
-    'request.',
+    'so polling clients get 304 without the 1.1 MB.',
   'fanout-sqlite':
     '`LiveHub.flush` now diffs and serializes once per group (`diffOf` ≈ 14 % of `flush` in a profile); ' +
     'what is left is one `writev` per socket through `ws` — 64 % of `flush`, ≈ 17 µs per socket on this ' +
