@@ -7,13 +7,12 @@ export const GAPS: Record<string, string> = {
   list:
     'The body comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
     'its CPU per request (table below) is ≈ 0.8–1.2 ms against ≈ 0.3–0.5 ms for the bare server. The ' +
-    'difference is the authenticated request path: the session lookup (`findLiveSession`; its statement ' +
-    'is now prepared once, src/server/db/statement-cache.ts), Fastify’s hook chain, and @fastify/helmet ' +
-    'building a helmet middleware for every request (`buildHelmetOnRoutes`). The throughput ratio is ' +
+    'difference is the authenticated request path: the session lookup (now cached per instance for a ' +
+    'few seconds, docs/decisions/016-request-path-cost.md), Fastify’s hook chain, and the security ' +
+    'headers (now computed once at startup instead of building helmet per request). The throughput ratio is ' +
     'client-bound and noisy: autocannon, the server and the baseline share 2 cores, and single runs range ' +
     'from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that still help: a weak ETag ' +
-    'so polling clients get 304 without the 1.1 MB; set security headers once per route instead of per ' +
-    'request.',
+    'so polling clients get 304 without the 1.1 MB.',
   'fanout-sqlite':
     '`LiveHub.flush` now diffs and serializes once per group (`diffOf` ≈ 14 % of `flush` in a profile); ' +
     'what is left is one `writev` per socket through `ws` — 64 % of `flush`, ≈ 17 µs per socket on this ' +
@@ -84,17 +83,34 @@ export const GAPS: Record<string, string> = {
     'a side experiment), the chunk’s round trip when it ends after the session’s, and ≈ 100–140 ms of ' +
     'React DOM creating the 50 cards and their avatars.',
   load:
-    'Profiled at 500 users (`--profile`, 20 s, Nov 2026, load average ≈ 10 from other work on the 2 ' +
-    'cores): the server’s main thread was busy in 90 % of its (wall-clock) samples but used only ≈ 50 % ' +
-    'of a core, so most of the latency was waiting to be scheduled. Of its samples: ≈ 24 % is the live fan-out of ' +
-    'creates (every create changes the first page every dashboard shows; `LiveHub.flush` → one `ws` ' +
-    '`writev` per socket, ≈ 12,500 socket writes a second at 25 creates/s × 500 sockets; comments do ' +
-    'not re-run list queries), ≈ 12 % SQLite statements, ≈ 8 % Fastify’s `onSend` chain (security ' +
-    'headers built per request, see the list row), ≈ 5 % the session lookup of every request ' +
-    '(`findLiveSession`). Per request that was ≈ 2.3 ms of CPU (inflated by the contention), so 500 ' +
-    'users (≈ 450 requests/s) need about a whole core: the goal needs a quiet core and a cheaper ' +
-    'request path. Levers: write fan-out frames from ' +
-    'worker threads (see fanout-sqlite), headers once per route, a short-lived session cache.',
+    'Profiled at 500 users (`--profile`, Nov 2026, load average ≈ 10 from other work on the 2 cores): ' +
+    'the server’s main thread had work queued in ≈ 95 % of its wall-clock samples but got only ≈ 50–60 % ' +
+    'of a core, so most of the latency was waiting to be scheduled, and p99 comes mostly from the first ' +
+    'seconds of a step (a fresh server, 500 users’ first requests in one second). Since then ' +
+    '(docs/decisions/016-request-path-cost.md): security headers are computed once instead of building ' +
+    'helmet per request; sessions are cached per instance (5 s, dropped at logout and by the change bus); ' +
+    '`GET /api/projects/:id` bodies are cached by id (creates and comments leave them alone); a live ' +
+    'diff is encoded once per subscription id; the bench client tells live frames apart by one byte range ' +
+    'instead of three substring searches. In interleaved runs of the compiled server before and after ' +
+    '(same seeded data, 500 users; server CPU ms per request): 60 s at load ≈ 4: 1.54 → 1.22 ms ' +
+    '(requests 22,629 → 24,593, avg 314 → 206 ms, p99 2.5 → 1.8 s); 200 users × 15 s, three pairs at load ' +
+    '≈ 1.5: 1.83–1.93 → 1.35–1.61 ms. What is left per request: ≈ 30 % the kernel’s socket writes of the ' +
+    'fan-out of creates (≈ 21–25 creates/s × 500 dashboards ≈ 10,000–12,500 writes/s, ≈ 24 µs each here; `ws`’s own ' +
+    'JavaScript is ≈ 2 % — corking sockets or pre-framing would not touch the kernel part), ≈ 25 % ' +
+    'SQLite and Kysely (writes, list recomputes after each create, the live re-evaluation), the rest ' +
+    'HTTP parsing and writing. At ≈ 1.2 ms × 450 requests/s the server needs ≈ 55 % of a core and the ' +
+    'bench client ≈ 45 % of another: the budget holds only when both get their core, which this shared ' +
+    'machine did not give during these runs. Remaining levers: fewer statements per create (one ' +
+    'statement for the assignees and the project), the dashboard’s first page shared by the list cache ' +
+    'and the live group, fan-out writes from worker threads owning their sockets.',
+  'live-caps':
+    'Met when measured: p99 21–39 ms at load averages 4–9 (15 s runs, 5,000 groups, ≈ 58 creates). The ' +
+    'quick run’s 111 ms was taken at load average 17, where the server waits for a core between slices. ' +
+    'A profile of the full run: ≈ 28 % SQLite (5,000 groups re-evaluated per create, three statements ' +
+    'each), ≈ 13 % socket writes (one message per group; corking each socket for the slice did not lower ' +
+    'the kernel time and was reverted), ≈ 8–10 % GC. A request waits at most one 5 ms slice plus one ' +
+    'group’s evaluation. If this misses on a quiet machine, the lever is evaluating groups that differ ' +
+    'only in `limit` once, at the largest limit, and slicing (orders are total: column, then id).',
   storage:
     'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
     '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +

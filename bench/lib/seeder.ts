@@ -4,6 +4,7 @@ import { AuthService } from '../../src/server/auth/auth-service';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { IdTokens } from '../../src/server/auth/id-tokens';
 import { LoginFailureLimit } from '../../src/server/auth/login-failures';
+import { SessionCache } from '../../src/server/auth/session-cache';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
 import { loadConfig } from '../../src/server/config';
@@ -127,6 +128,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       storage,
       idTokens,
       changes: bus,
+      sessions: new SessionCache(bus),
       presence,
       log: logger,
       loginFailures: new LoginFailureLimit({

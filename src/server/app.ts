@@ -10,6 +10,7 @@ import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { IdTokens } from './auth/id-tokens';
 import { LoginFailureLimit } from './auth/login-failures';
+import { SessionCache } from './auth/session-cache';
 import { createViewerResolver, SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
@@ -112,7 +113,8 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
 
   const idTokens = await IdTokens.load(db);
-  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl });
+  const sessions = new SessionCache(bus);
+  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
   const storage = new StorageService({
     db,
     dialect: database.dialect,
@@ -140,6 +142,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     storage,
     idTokens,
     changes: bus,
+    sessions,
     presence,
     log: server.log,
     loginFailures,
@@ -163,7 +166,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   });
 
   registerErrorHandler(server);
-  await registerSecurityHeaders(server, config);
+  registerSecurityHeaders(server, config);
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, {

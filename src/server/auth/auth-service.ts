@@ -24,6 +24,7 @@ import { findUserByEmailKey, toUserProfile } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
+import type { SessionCache } from './session-cache';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from './viewer';
 import { faultOf } from '../db/fault-errors';
@@ -48,6 +49,8 @@ interface Deps {
   storage: StorageService;
   idTokens: IdTokens;
   changes: ChangeBus;
+  /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */
+  sessions: SessionCache;
   log: FastifyBaseLogger;
   loginFailures: LoginFailureLimit;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
@@ -167,6 +170,7 @@ export class AuthService {
    */
   async logOut(viewer: Viewer): Promise<void> {
     await deleteSession(this.deps.db, viewer.sessionHash);
+    this.deps.sessions.forget(viewer.sessionHash);
     await this.deps.changes.publish([{ collection: 'sessions', id: viewer.sessionHash }]);
     await this.deps.presence.sessionEnded(viewer);
   }

@@ -20,7 +20,21 @@ export async function insertSession(
     .execute();
 }
 
-export async function findLiveSession(db: Kysely<Database>, tokenHash: string, now: string) {
+/** A session that has not expired, with the user it signs in. */
+export interface LiveSession {
+  tokenHash: string;
+  expiresAt: string;
+  uid: string;
+  email: string;
+  displayName: string;
+  photoURL: string;
+}
+
+export async function findLiveSession(
+  db: Kysely<Database>,
+  tokenHash: string,
+  now: string,
+): Promise<LiveSession | undefined> {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')

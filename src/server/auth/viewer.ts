@@ -7,6 +7,7 @@ import { nowIso } from '../db/database';
 import { unauthenticated } from '../http/app-error';
 import { hasForeignOrigin } from '../http/origin';
 import type { IdTokens } from './id-tokens';
+import type { SessionCache } from './session-cache';
 import { findLiveSession, hashSessionToken } from './sessions-repository';
 
 export const SESSION_COOKIE = 'dojo_session';
@@ -39,7 +40,11 @@ export function createViewerResolver(deps: {
   db: Kysely<Database>;
   idTokens: IdTokens;
   publicUrl: string | undefined;
+  sessions: SessionCache;
 }) {
+  const findSession = (tokenHash: string) =>
+    deps.sessions.find(tokenHash, () => findLiveSession(deps.db, tokenHash, nowIso()));
+
   async function resolve(
     headers: IncomingHttpHeaders,
     sessionCookie: string | undefined,
@@ -49,7 +54,7 @@ export function createViewerResolver(deps: {
       const token = TOKEN_SCHEMES.exec(authorization)?.[1];
       const claims = token ? await deps.idTokens.verify(token) : null;
       if (!claims) return null;
-      const session = await findLiveSession(deps.db, claims.sessionHash, nowIso());
+      const session = await findSession(claims.sessionHash);
       if (!session || session.uid !== claims.uid) return null;
       return { ...viewerOfSession(session, true), tokenExpiresAt: claims.expiresAt };
     }
@@ -61,7 +66,7 @@ export function createViewerResolver(deps: {
     sessionCookie: string | undefined,
   ): Promise<Viewer | null> {
     if (!sessionCookie || hasForeignOrigin(headers, deps.publicUrl)) return null;
-    const session = await findLiveSession(deps.db, hashSessionToken(sessionCookie), nowIso());
+    const session = await findSession(hashSessionToken(sessionCookie));
     return session ? viewerOfSession(session, false) : null;
   }
 

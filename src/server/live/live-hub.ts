@@ -31,6 +31,8 @@ const CLOSE_HANDSHAKE_MS = 1000;
  * query groups would hold every other request until all of them were re-evaluated.
  */
 const QUEUE_SLICE_MS = 5;
+/** `ws` sends a Buffer as a binary message unless told otherwise; the protocol's messages are text. */
+const TEXT_FRAME = { binary: false } as const;
 
 /** How many sockets each session and each user holds on this instance. */
 class SocketCounts {
@@ -444,12 +446,21 @@ export class LiveHub {
       const previous = group.state;
       const next = resultStateOf(docs, json);
       group.state = next;
-      // Subscribers in step with the group share one diff, serialized once (fan-out to many sockets).
+      // Subscribers in step with the group share one diff, serialized and encoded once per subscription
+      // id (dashboards all use the same few ids): a socket then only gets a ready buffer written to it.
       const shared = diffOf(previous, docs, json);
       const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
+      const sharedFrames = new Map<string, Buffer>();
       for (const subscription of group.subscriptions) {
         if (subscription.state === previous) {
-          if (sharedJson) this.sendRaw(subscription.connection, changesMessage(subscription.id, sharedJson));
+          if (sharedJson) {
+            let frame = sharedFrames.get(subscription.id);
+            if (!frame) {
+              frame = Buffer.from(changesMessage(subscription.id, sharedJson));
+              sharedFrames.set(subscription.id, frame);
+            }
+            this.sendRaw(subscription.connection, frame);
+          }
         } else {
           const own = diffOf(subscription.state, docs, json);
           if (own.length > 0)
@@ -546,13 +557,14 @@ export class LiveHub {
     this.sendRaw(connection, JSON.stringify(message));
   }
 
-  private sendRaw(connection: Connection, text: string): void {
+  /** Sends one text message: a string, or its UTF-8 bytes when many sockets get the same message. */
+  private sendRaw(connection: Connection, text: string | Buffer): void {
     const { socket } = connection;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.terminate();
       return;
     }
-    socket.send(text);
+    socket.send(text, TEXT_FRAME);
   }
 }

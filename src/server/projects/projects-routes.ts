@@ -64,10 +64,10 @@ export function registerProjectsRoutes(
     },
   );
 
-  app.get('/api/projects/:id', async (request): Promise<{ project: Project }> => {
+  app.get('/api/projects/:id', async (request, reply) => {
     await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return { project: await projects.get(id) };
+    return reply.type('application/json; charset=utf-8').send(await projects.getJson(id));
   });
 
   app.delete('/api/projects/:id', async (request, reply) => {

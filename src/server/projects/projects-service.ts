@@ -14,6 +14,7 @@ import { forbidden, invalidArgument, notFound } from '../http/app-error';
 import { parseInput } from '../http/validate';
 import type { ChangeBus } from '../live/change-bus';
 import { newId } from '../shared/ids';
+import { ProjectCache } from './project-cache';
 import { ProjectListCache } from './project-list-cache';
 import {
   findCommentSeq,
@@ -30,9 +31,11 @@ import {
  */
 export class ProjectsService {
   private readonly listCache: ProjectListCache;
+  private readonly projectCache: ProjectCache;
 
   constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {
     this.listCache = new ProjectListCache(deps.changes);
+    this.projectCache = new ProjectCache(deps.changes);
   }
 
   list(query: ProjectQuery): Promise<Project[]> {
@@ -46,10 +49,14 @@ export class ProjectsService {
     );
   }
 
-  async get(id: string): Promise<Project> {
-    const project = await getProject(this.deps.db, id);
-    if (!project) throw notFound(messages.projectNotFound);
-    return project;
+  /** The `{ project }` response body for one project, served from cache until it changes. */
+  async getJson(id: string): Promise<Buffer> {
+    const body = await this.projectCache.get(id, async () => {
+      const project = await getProject(this.deps.db, id);
+      return project ? Buffer.from(JSON.stringify({ project })) : null;
+    });
+    if (!body) throw notFound(messages.projectNotFound);
+    return body;
   }
 
   /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
@@ -133,6 +140,7 @@ export class ProjectsService {
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
     await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
     this.listCache.invalidate();
+    this.projectCache.forget(id);
     // Its comments went with it (cascade): subscribers of them get an empty page.
     await changes.publish([
       { collection: 'projects', id, after: null },

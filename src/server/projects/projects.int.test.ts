@@ -298,6 +298,18 @@ describe('comments', () => {
     expect((await api(luigi, 'GET', `/api/projects/${project.id}/comments`)).body?.comments).toEqual([]);
   });
 
+  it('never serves a stale project: a completion shows on the next read of it', async () => {
+    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
+    // Read twice, so the second read may come from the server's cache.
+    for (let read = 0; read < 2; read += 1) {
+      const response = await api(luigi, 'GET', `/api/projects/${project.id}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ project });
+    }
+    await mario.client.projects.complete(project.id);
+    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
+  });
+
   it('answers 404 for a comment on a missing project', async () => {
     expect((await api(luigi, 'POST', '/api/projects/nope/comments', { content: 'hi' })).status).toBe(404);
   });
