@@ -14,6 +14,10 @@ export const GAPS: Record<string, string> = {
     'from 0.6 to 1.1; a miss by a few hundredths is within that noise. Fixes that still help: a weak ETag ' +
     'so polling clients get 304 without the 1.1 MB.',
   'fanout-sqlite':
+    'Same code, other day: on 2026-11-23 this machine was slower than on the 22nd. The code of the 22nd ' +
+    '(commit b6e0fc0, measured then at p99 39.5 ms SQLite / 35.9 ms PostgreSQL) measured p99 57–68 ms on ' +
+    'SQLite and 67–84 ms on PostgreSQL, interleaved with the current code’s 54–65 ms and 64–93 ms: the ' +
+    'miss in this report is the machine, not a regression; regenerate on a quiet machine. ' +
     '`LiveHub.flush` now diffs and serializes once per group (`diffOf` ≈ 14 % of `flush` in a profile); ' +
     'what is left is one `writev` per socket through `ws` — 64 % of `flush`, ≈ 17 µs per socket on this ' +
     'VM. Server CPU per create is ≈ 19–20 µs per socket (row above), and the bench client needs about as ' +
@@ -22,6 +26,7 @@ export const GAPS: Record<string, string> = {
     'work took the cores. Remaining lever: own the sockets’ writes in a worker thread per core (the ' +
     'kernel write is the floor), so fan-out uses both cores when the box has no other work.',
   'fanout-postgres':
+    'See the SQLite row for the same code measured on the 22nd and the 23rd. ' +
     'As on SQLite (per-socket `writev` is the floor, split over two instances), plus the PostgreSQL path ' +
     'before the fan-out: the create (transaction, then `NOTIFY`) and, on each instance, re-running the ' +
     'affected query. A change carries the filterable fields of the changed document (`after`), so ' +
@@ -112,6 +117,9 @@ export const GAPS: Record<string, string> = {
     'group’s evaluation. If this misses on a quiet machine, the lever is evaluating groups that differ ' +
     'only in `limit` once, at the largest limit, and slicing (orders are total: column, then id).',
   storage:
+    'On 2026-11-23 the code of the 22nd (b6e0fc0) measured SDK 96–116 MB/s against a bare loopback of ' +
+    '207–335 MB/s (≈ 0.46 ×), the current code 100–120 MB/s against 168–333 MB/s: the bare baseline ' +
+    'moved, the upload did not (docs/decisions/014-durability.md adds only directory syncs). ' +
     'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
     '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +
     'per 100 MB in a profile (MD5 runs at ≈ 750 MB/s here), a fifth of the upload. Hash incrementally ' +
