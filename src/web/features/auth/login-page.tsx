@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { LoginSchema, type FieldErrors } from '../../../common';
-import { fieldErrorsFromIssues, focusFirstInvalid } from '../../app/error-message';
-import { useDocumentTitle } from '../../app/use-document-title';
+import { fieldErrorsFromIssues, focusFirstInvalid } from '../../lib/error-message';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FormField } from '../../components/form-field';
 import { useLogin } from './use-login';
 import './auth-form.css';

@@ -6,8 +6,8 @@ import {
   messages,
   type FieldErrors,
 } from '../../../common';
-import { fieldErrorsFromIssues, focusFirstInvalid } from '../../app/error-message';
-import { useDocumentTitle } from '../../app/use-document-title';
+import { fieldErrorsFromIssues, focusFirstInvalid } from '../../lib/error-message';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FormField } from '../../components/form-field';
 import { useSignup } from './use-signup';
 import './auth-form.css';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { LoginInput } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorMessage } from '../../app/error-message';
-import { useAuthContext } from './auth-context';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { useAuthContext } from '../../hooks/use-auth-context';
 
 export function useLogin() {
   const { dispatch } = useAuthContext();

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { messages, type FieldErrors, type SignupFields } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorFields, errorMessage } from '../../app/error-message';
-import { useAuthContext } from './auth-context';
+import { dojo } from '../../lib/dojo-client';
+import { errorFields, errorMessage } from '../../lib/error-message';
+import { useAuthContext } from '../../hooks/use-auth-context';
 
 export interface SignupError {
   message: string;

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import Select, { NonceProvider, type MultiValue, type SingleValue } from 'react-select';
 import {
+  CLIENT_ROUTES,
   CreateProjectSchema,
   PROJECT_CATEGORIES,
   messages,
@@ -10,11 +11,11 @@ import {
   type ProjectCategory,
   type UserProfile,
 } from '../../../common';
-import { getCspNonce } from '../../app/csp-nonce';
-import { fieldErrorsFromIssues } from '../../app/error-message';
-import { useDebouncedValue } from '../../app/use-debounced-value';
-import { useDocumentTitle } from '../../app/use-document-title';
-import { useLiveQuery } from '../../app/use-live-query';
+import { getCspNonce } from '../../lib/csp-nonce';
+import { fieldErrorsFromIssues } from '../../lib/error-message';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useLiveQuery } from '../../hooks/use-live-query';
 import { FormField } from '../../components/form-field';
 import { TextAreaField } from '../../components/text-area-field';
 import { DescribedInput, selectStyles, selectTheme } from './select-theme';
@@ -121,7 +122,7 @@ function CreateProjectForm() {
     try {
       // Navigate on the result of this call, never on a stale error state (docs/product-spec.md#flaw-9).
       const project = await create(parsed.data);
-      if (project) await navigate('/');
+      if (project) await navigate(CLIENT_ROUTES.dashboard);
     } finally {
       submittingRef.current = false;
     }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AddCommentInput, Comment } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorMessage } from '../../app/error-message';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
 
 /** Adds a comment; resolves to the server's comment, or null when it failed (`error` says why). */
 export function useAddComment(projectId: string) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CreateProjectInput, FieldErrors, Project } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorFields, errorMessage } from '../../app/error-message';
+import { dojo } from '../../lib/dojo-client';
+import { errorFields, errorMessage } from '../../lib/error-message';
 
 export interface ServerError {
   message: string;
