@@ -19,7 +19,7 @@ import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
-import { DescribedInput, selectStyles, selectTheme } from './select-theme';
+import { selectControlProps } from './select-theme';
 import './create-project-page.css';
 
 interface CategoryOption {
@@ -146,20 +146,15 @@ function CreateProjectForm() {
         }}
       />
       <Field as="custom" id={FIELDS.category} label="Project category:" {...form.fieldError('category')}>
-        {({ id, invalid, errorId }) => (
+        {(control) => (
           <Select<CategoryOption, false>
-            inputId={id}
+            {...selectControlProps<CategoryOption, false>(control)}
             options={CATEGORY_OPTIONS}
             value={category}
             onChange={(option: SingleValue<CategoryOption>) => {
               setCategory(option);
               edited('category');
             }}
-            components={{ Input: DescribedInput }}
-            theme={selectTheme}
-            styles={selectStyles<CategoryOption, false>(invalid)}
-            aria-invalid={invalid}
-            aria-errormessage={errorId}
           />
         )}
       </Field>
@@ -169,10 +164,10 @@ function CreateProjectForm() {
         label="Assign to:"
         {...form.fieldError('assignedUserIds')}
       >
-        {({ id, invalid, errorId }) => (
+        {(control) => (
           <>
             <Select<UserOption, true>
-              inputId={id}
+              {...selectControlProps<UserOption, true>(control)}
               isMulti
               options={users.options}
               value={assignees}
@@ -182,11 +177,6 @@ function CreateProjectForm() {
                 setAssignees(options);
                 edited('assignedUserIds');
               }}
-              components={{ Input: DescribedInput }}
-              theme={selectTheme}
-              styles={selectStyles<UserOption, true>(invalid)}
-              aria-invalid={invalid}
-              aria-errormessage={errorId}
             />
             {users.error && <p className="field-error">{messages.fetchFailed}</p>}
           </>
