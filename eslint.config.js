@@ -9,6 +9,22 @@ const forbid = (/** @type {string[]} */ groups, /** @type {string} */ message) =
   'no-restricted-imports': ['error', { patterns: groups.map((group) => ({ group: [group], message })) }],
 });
 
+/** The web app reaches the server only through the sdk; the web zones below repeat it, as a later block's
+ * `no-restricted-imports` replaces an earlier one's for the same files. */
+const webViaSdk = {
+  group: ['**/server/**', 'node:*'],
+  message: 'web talks to the server only through the sdk.',
+};
+
+/** Zones inside the web app (docs/architecture.md#the-web-app-srcweb): `app/` is the composition root. */
+const webZone = (/** @type {{ regex: string, message: string }[]} */ zones) => ({
+  'no-restricted-imports': ['error', { patterns: [webViaSdk, ...zones] }],
+});
+const notApp = {
+  regex: '^\\.{1,2}/(.*/)?app/',
+  message: 'app/ is the composition root: shared client code lives in lib/, hooks/ or components/.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -41,7 +57,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...forbid(['**/server/**', 'node:*'], 'web talks to the server only through the sdk.'),
+      ...webZone([]),
     },
+  },
+  {
+    files: ['src/web/lib/**', 'src/web/hooks/**', 'src/web/components/**'],
+    rules: webZone([
+      notApp,
+      { regex: '^\\.{1,2}/(.*/)?features/', message: 'shared client code does not depend on a feature.' },
+    ]),
+  },
+  {
+    files: ['src/web/features/**'],
+    rules: webZone([
+      notApp,
+      {
+        // `../x/…` from a feature's folder is a sibling feature; `../../…` reaches shared code.
+        regex: '^\\.\\./[^./]|^\\.{1,2}/(.*/)?features/',
+        message: 'features do not import each other: move what they share to lib/, hooks/ or components/.',
+      },
+    ]),
   },
 );

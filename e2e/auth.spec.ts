@@ -104,6 +104,31 @@ test.describe('signup', () => {
   });
 });
 
+test.describe('forms', () => {
+  test('a field the server refuses is marked and focused; a pending submit keeps the focus', async ({
+    page,
+    user,
+  }) => {
+    await page.goto('/signup');
+    await fillSignupForm(page, { ...newUser('taken'), email: user.email }, pngFile());
+    const signup = await holdRequests(page, '**/api/auth/signup');
+    const submit = page.getByRole('button', { name: 'Sign up', exact: true });
+    await submit.focus();
+    await page.keyboard.press('Enter');
+    const pending = page.getByRole('button', { name: 'loading', exact: true });
+    await expect(pending).toBeDisabled();
+    await expect(pending).toBeFocused();
+    signup.release();
+
+    const email = page.getByLabel('email:', { exact: true });
+    await expect(alertWith(page, messages.emailInUse)).toBeVisible();
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    await expect(email).toBeFocused();
+    await expect(email).toHaveAccessibleDescription(messages.emailInUse);
+    await expect(email).toHaveValue(user.email);
+  });
+});
+
 test.describe('login and logout', () => {
   test('a wrong password is refused, the right one signs in', async ({ page, user }) => {
     await page.goto('/login');

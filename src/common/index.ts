@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './client-routes';
 export * from './error-schemas';
 export * from './errors';
 export * from './image-sniff';

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { messages, type ErrorBody } from '../../common';
+import { isClientRoute, messages, type ErrorBody } from '../../common';
 import { newCspNonce, pageContentSecurityPolicy } from './security-headers';
 
-/** The spec's client routes (§2); anything else renders the app's not-found page with a 404. */
-const SPA_ROUTES = [/^\/(?:index\.html)?$/, /^\/create$/, /^\/login$/, /^\/signup$/, /^\/projects\/[^/]+$/];
+/** The app's screens, and index.html by its own name; anything else renders the app's not-found page with a 404. */
+const isAppPage = (url: string) => url === '/index.html' || isClientRoute(url);
 
 /**
  * Serves the production web build. index.html gets the request's CSP nonce (for react-select's
@@ -53,7 +53,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
     const url = request.url.split('?', 1)[0] ?? '/';
     const isApi = url.startsWith('/api/') || url.startsWith('/v0/') || url === '/live';
     if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
-      return sendIndex(reply, SPA_ROUTES.some((route) => route.test(url)) ? 200 : 404);
+      return sendIndex(reply, isAppPage(url) ? 200 : 404);
     }
     const body: ErrorBody = { error: { code: 'not-found', message: messages.notFound } };
     return reply.status(404).send(body);

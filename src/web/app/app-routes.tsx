@@ -1,7 +1,7 @@
 import { use, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { matchPath, Navigate, Route, Routes } from 'react-router';
-import type { AuthUser } from '../../common';
-import { useAuthContext } from '../features/auth/auth-context';
+import { CLIENT_ROUTES, type AuthUser, type ClientRoute } from '../../common';
+import { useAuthContext } from '../hooks/use-auth-context';
 
 /** What a screen's chunk provides. */
 export interface ScreenModule {
@@ -64,30 +64,25 @@ const screens = {
   notFound: lazyScreen(() => import('./not-found-page').then((module) => ({ Screen: module.NotFoundPage }))),
 };
 
-const paths = {
-  dashboard: '/',
-  createProject: '/create',
-  project: '/projects/:id',
-  login: '/login',
-  signup: '/signup',
-} as const;
-
 /** Fetches the code of the screen at `pathname`; resolves once it has arrived. */
 export function preloadScreen(pathname: string): Promise<ScreenModule> {
-  const name = (Object.keys(paths) as (keyof typeof paths)[]).find((key) => matchPath(paths[key], pathname));
+  const name = (Object.keys(CLIENT_ROUTES) as ClientRoute[]).find((key) =>
+    matchPath(CLIENT_ROUTES[key], pathname),
+  );
   return screens[name ?? 'notFound'].preload();
 }
 
 /** Signed-in only; everyone else goes to /login (docs/product-spec.md#21-routes-and-access). */
 function RequireUser({ children }: { children: ReactNode }) {
   const { user } = useAuthContext();
-  return user ? children : <Navigate to="/login" replace />;
+  return user ? children : <Navigate to={CLIENT_ROUTES.login} replace />;
 }
 
 /** The route table of docs/product-spec.md#21-routes-and-access. */
 export function AppRoutes() {
   const { user } = useAuthContext();
   const { dashboard, createProject, project, login, signup, notFound } = screens;
+  const paths = CLIENT_ROUTES;
 
   return (
     <Routes>
@@ -115,10 +110,13 @@ export function AppRoutes() {
           </RequireUser>
         }
       />
-      <Route path={paths.login} element={user ? <Navigate to="/" replace /> : <login.Component />} />
+      <Route
+        path={paths.login}
+        element={user ? <Navigate to={paths.dashboard} replace /> : <login.Component />}
+      />
       <Route
         path={paths.signup}
-        element={user?.displayName ? <Navigate to="/" replace /> : <signup.Component />}
+        element={user?.displayName ? <Navigate to={paths.dashboard} replace /> : <signup.Component />}
       />
       <Route path="*" element={<notFound.Component />} />
     </Routes>

@@ -1,5 +1,5 @@
 import { BrowserRouter } from 'react-router';
-import { useAuthContext } from '../features/auth/auth-context';
+import { useAuthContext } from '../hooks/use-auth-context';
 import { AppRoutes } from './app-routes';
 import { Layout } from './layout';
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { messages } from '../../common';
-import { dojo } from './dojo-client';
+import { dojo } from '../lib/dojo-client';
 import './connection-status.css';
 
 const subscribe = (onChange: () => void) => dojo.live.onStatusChanged(onChange);

@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { messages } from '../../common';
-import { useAuthContext } from '../features/auth/auth-context';
+import { useAuthContext } from '../hooks/use-auth-context';
 import { UsersPanel } from '../features/users/users-panel';
 import { ConnectionStatus } from './connection-status';
 import { Navbar } from './navbar';

@@ -5,10 +5,10 @@ import '@fontsource/poppins/latin-400.css';
 import '@fontsource/poppins/latin-500.css';
 import '@fontsource/poppins/latin-700.css';
 import './global.css';
-import { AuthContextProvider } from '../features/auth/auth-context';
+import { AuthContextProvider } from '../hooks/use-auth-context';
 import { App } from './app';
 import { preloadScreen } from './app-routes';
-import { dojo } from './dojo-client';
+import { dojo } from '../lib/dojo-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

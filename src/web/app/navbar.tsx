@@ -1,8 +1,9 @@
 import { NavLink } from 'react-router';
+import { CLIENT_ROUTES } from '../../common';
 import { TempleIcon } from '../components/icons';
-import { useAuthContext } from '../features/auth/auth-context';
+import { useAuthContext } from '../hooks/use-auth-context';
 import { useLogout } from '../features/auth/use-logout';
-import { APP_NAME } from './use-document-title';
+import { APP_NAME } from '../hooks/use-document-title';
 import './navbar.css';
 
 export function Navbar() {
@@ -26,10 +27,10 @@ export function Navbar() {
           <nav aria-label="Account">
             <ul className="navbar-links">
               <li>
-                <NavLink to="/login">Login</NavLink>
+                <NavLink to={CLIENT_ROUTES.login}>Login</NavLink>
               </li>
               <li>
-                <NavLink to="/signup">Signup</NavLink>
+                <NavLink to={CLIENT_ROUTES.signup}>Signup</NavLink>
               </li>
             </ul>
           </nav>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { useDocumentTitle } from './use-document-title';
+import { CLIENT_ROUTES } from '../../common';
+import { useDocumentTitle } from '../hooks/use-document-title';
 
 export function NotFoundPage() {
   useDocumentTitle('Page not found');
@@ -8,7 +9,7 @@ export function NotFoundPage() {
       <h2 className="page-title">Page not found</h2>
       <p>There is nothing at this address.</p>
       <p>
-        <Link to="/">Go to the Dashboard</Link>
+        <Link to={CLIENT_ROUTES.dashboard}>Go to the Dashboard</Link>
       </p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router';
-import type { AuthUser } from '../../common';
+import { CLIENT_ROUTES, type AuthUser } from '../../common';
 import { Avatar } from '../components/avatar';
 import { DashboardIcon, PlusIcon } from '../components/icons';
 import './sidebar.css';
@@ -21,13 +21,13 @@ export function Sidebar({ user }: { user: AuthUser }) {
         <nav className="sidebar-nav" aria-label="Main">
           <ul>
             <li>
-              <NavLink to="/" end>
+              <NavLink to={CLIENT_ROUTES.dashboard} end>
                 <DashboardIcon className="sidebar-icon" />
                 <span>Dashboard</span>
               </NavLink>
             </li>
             <li>
-              <NavLink to="/create">
+              <NavLink to={CLIENT_ROUTES.createProject}>
                 <PlusIcon className="sidebar-icon" />
                 <span>New Project</span>
               </NavLink>

@@ -1,80 +1,66 @@
-import { useState, type FormEvent } from 'react';
-import { LoginSchema, type FieldErrors } from '../../../common';
-import { fieldErrorsFromIssues, focusFirstInvalid } from '../../app/error-message';
-import { useDocumentTitle } from '../../app/use-document-title';
-import { FormField } from '../../components/form-field';
+import { useState } from 'react';
+import { LoginSchema } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useLogin } from './use-login';
 import './auth-form.css';
 
+const FIELDS = { email: 'login-email', password: 'login-password' };
+
 export function LoginPage() {
   useDocumentTitle('Login');
-  const { login, error, isPending } = useLogin();
+  const login = useLogin();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-
-  const clearFieldError = (name: string) =>
-    setFieldErrors((current) => {
-      if (!(name in current)) return current;
-      const { [name]: _removed, ...rest } = current;
-      return rest;
-    });
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (isPending) return;
-    const parsed = LoginSchema.safeParse({ email, password });
-    if (!parsed.success) {
-      const problems = fieldErrorsFromIssues(parsed.error.issues);
-      setFieldErrors(problems);
-      focusFirstInvalid(event.currentTarget, problems);
-      return;
-    }
-    setFieldErrors({});
-    void login(parsed.data);
-  };
+  const form = useFormAction({
+    check: checkWith(LoginSchema),
+    send: login,
+    fields: FIELDS,
+    shownBelow: ['email', 'password'],
+  });
 
   return (
     // Our own messages (from common) replace the browser's validation bubbles; `required` still tells
     // assistive technology which fields are needed.
-    <form className="auth-form" onSubmit={handleSubmit} noValidate aria-labelledby="login-heading">
+    <form
+      className="auth-form"
+      onSubmit={(event) => form.submit(event, { email, password })}
+      noValidate
+      aria-labelledby="login-heading"
+    >
       <h2 id="login-heading">login</h2>
-      <FormField
-        id="login-email"
+      <Field
+        id={FIELDS.email}
         label="email:"
         name="email"
         type="email"
         autoComplete="email"
         required
         value={email}
-        error={fieldErrors.email}
+        {...form.fieldError('email')}
         onChange={(event) => {
           setEmail(event.target.value);
-          clearFieldError('email');
+          form.setFieldError('email', undefined);
         }}
       />
-      <FormField
-        id="login-password"
+      <Field
+        id={FIELDS.password}
         label="password:"
         name="password"
         type="password"
         autoComplete="current-password"
         required
         value={password}
-        error={fieldErrors.password}
+        {...form.fieldError('password')}
         onChange={(event) => {
           setPassword(event.target.value);
-          clearFieldError('password');
+          form.setFieldError('password', undefined);
         }}
       />
-      <button className="btn" type="submit" disabled={isPending}>
-        {isPending ? 'loading' : 'Log in'}
-      </button>
-      {error && (
-        <div className="error form-alert" role="alert">
-          {error}
-        </div>
-      )}
+      <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Log in'}</SubmitButton>
+      <FormAlert lines={form.alert} />
     </form>
   );
 }

@@ -1,18 +1,27 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import {
-  IMAGE_SNIFF_BYTES,
-  SignupFieldsSchema,
-  checkThumbnail,
-  messages,
-  type FieldErrors,
-} from '../../../common';
-import { fieldErrorsFromIssues, focusFirstInvalid } from '../../app/error-message';
-import { useDocumentTitle } from '../../app/use-document-title';
-import { FormField } from '../../components/form-field';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { IMAGE_SNIFF_BYTES, SignupFieldsSchema, checkThumbnail, messages } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useSignup } from './use-signup';
 import './auth-form.css';
 
-const TEXT_FIELDS = ['email', 'password', 'displayName'] as const;
+const FIELDS = {
+  email: 'signup-email',
+  password: 'signup-password',
+  displayName: 'signup-display-name',
+  thumbnail: 'signup-thumbnail',
+};
+
+interface SignupValues {
+  email: string;
+  password: string;
+  displayName: string;
+  thumbnail: File | null;
+}
+
+const checkFields = checkWith(SignupFieldsSchema);
 
 /** The thumbnail rule of docs/product-spec.md#52-signup-thumbnail, judged by the file's first bytes like the server does. */
 async function checkFile(file: File | null): Promise<string | null> {
@@ -26,20 +35,33 @@ async function checkFile(file: File | null): Promise<string | null> {
   }
 }
 
+async function checkSignup({ thumbnail, ...values }: SignupValues) {
+  const fields = checkFields(values);
+  const thumbnailProblem = await checkFile(thumbnail);
+  if ('data' in fields && thumbnail && !thumbnailProblem) {
+    return { data: { ...fields.data, thumbnail } };
+  }
+  const problems = 'fields' in fields ? fields.fields : {};
+  return { fields: thumbnailProblem ? { ...problems, thumbnail: thumbnailProblem } : problems };
+}
+
 export function SignupPage() {
   useDocumentTitle('Sign up');
-  const { signup, error, isPending, uploadProgress } = useSignup();
+  const { signup, uploadProgress } = useSignup();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [thumbnail, setThumbnail] = useState<File | null>(null);
-  const [thumbnailError, setThumbnailError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const previewUrlRef = useRef<string | null>(null);
   // Reading a file is asynchronous: only the latest pick may set the message and the preview.
   const checkRunRef = useRef(0);
-  const submittingRef = useRef(false);
+  const form = useFormAction({
+    check: checkSignup,
+    send: signup,
+    fields: FIELDS,
+    shownBelow: ['email', 'password', 'displayName'],
+  });
 
   const replacePreview = (file: File | null) => {
     if (previewUrlRef.current) URL.revokeObjectURL(previewUrlRef.current);
@@ -55,13 +77,6 @@ export function SignupPage() {
     [],
   );
 
-  const clearFieldError = (name: string) =>
-    setFieldErrors((current) => {
-      if (!(name in current)) return current;
-      const { [name]: _removed, ...rest } = current;
-      return rest;
-    });
-
   const handleFileChange = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0] ?? null;
     const run = ++checkRunRef.current;
@@ -69,105 +84,68 @@ export function SignupPage() {
     replacePreview(null);
     const problem = await checkFile(file);
     if (run !== checkRunRef.current) return;
-    setThumbnailError(problem);
+    form.setFieldError('thumbnail', problem ?? undefined);
     replacePreview(problem ? null : file);
   };
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    // The file check below is asynchronous: a second click meanwhile must not submit twice.
-    if (isPending || submittingRef.current) return;
-    submittingRef.current = true;
-    try {
-      const form = event.currentTarget;
-      const parsed = SignupFieldsSchema.safeParse({ email, password, displayName });
-      const problems = parsed.success ? {} : fieldErrorsFromIssues(parsed.error.issues);
-      const thumbnailProblem = await checkFile(thumbnail);
-      setFieldErrors(problems);
-      setThumbnailError(thumbnailProblem);
-      if (!parsed.success || thumbnailProblem || !thumbnail) {
-        focusFirstInvalid(form, thumbnailProblem ? { ...problems, thumbnail: thumbnailProblem } : problems);
-        return;
-      }
-      await signup(parsed.data, thumbnail);
-    } finally {
-      submittingRef.current = false;
-    }
-  };
-
-  // Server messages per field go under the field; one that repeats the main message is not said twice.
-  const serverFields = error?.fields ?? {};
-  const serverFieldError = (name: string): string | undefined => {
-    const message = serverFields[name];
-    return message && message !== error?.message ? message : undefined;
-  };
-  const otherServerMessages = Object.entries(serverFields)
-    .filter(
-      ([name, message]) => !(TEXT_FIELDS as readonly string[]).includes(name) && message !== error?.message,
-    )
-    .map(([, message]) => message)
-    .filter((message) => message !== thumbnailError);
-  const alerts = [thumbnailError, error?.message, ...otherServerMessages].filter(
-    (message): message is string => Boolean(message),
-  );
 
   return (
     <form
       className="auth-form"
-      onSubmit={(event) => void handleSubmit(event)}
+      onSubmit={(event) => form.submit(event, { email, password, displayName, thumbnail })}
       noValidate
       aria-labelledby="signup-heading"
     >
       <h2 id="signup-heading">sign up</h2>
-      <FormField
-        id="signup-email"
+      <Field
+        id={FIELDS.email}
         label="email:"
         name="email"
         type="email"
         autoComplete="email"
         required
         value={email}
-        error={fieldErrors.email ?? serverFieldError('email')}
+        {...form.fieldError('email')}
         onChange={(event) => {
           setEmail(event.target.value);
-          clearFieldError('email');
+          form.setFieldError('email', undefined);
         }}
       />
-      <FormField
-        id="signup-password"
+      <Field
+        id={FIELDS.password}
         label="password:"
         name="password"
         type="password"
         autoComplete="new-password"
         required
         value={password}
-        error={fieldErrors.password ?? serverFieldError('password')}
+        {...form.fieldError('password')}
         onChange={(event) => {
           setPassword(event.target.value);
-          clearFieldError('password');
+          form.setFieldError('password', undefined);
         }}
       />
-      <FormField
-        id="signup-display-name"
+      <Field
+        id={FIELDS.displayName}
         label="display name:"
         name="displayName"
         type="text"
         autoComplete="nickname"
         required
         value={displayName}
-        error={fieldErrors.displayName ?? serverFieldError('displayName')}
+        {...form.fieldError('displayName')}
         onChange={(event) => {
           setDisplayName(event.target.value);
-          clearFieldError('displayName');
+          form.setFieldError('displayName', undefined);
         }}
       />
-      <FormField
-        id="signup-thumbnail"
+      <Field
+        id={FIELDS.thumbnail}
         label="Profile thumbnail:"
         name="thumbnail"
         type="file"
         accept="image/*"
         required
+        {...form.fieldError('thumbnail')}
         onChange={(event) => void handleFileChange(event)}
       />
       {previewUrl && (
@@ -187,16 +165,8 @@ export function SignupPage() {
           </progress>
         </div>
       )}
-      <button className="btn" type="submit" disabled={isPending}>
-        {isPending ? 'loading' : 'Sign up'}
-      </button>
-      {alerts.length > 0 && (
-        <div className="error form-alert" role="alert">
-          {alerts.map((message) => (
-            <p key={message}>{message}</p>
-          ))}
-        </div>
-      )}
+      <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Sign up'}</SubmitButton>
+      <FormAlert lines={form.alert} />
     </form>
   );
 }

@@ -1,27 +1,13 @@
-import { useState } from 'react';
 import type { LoginInput } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorMessage } from '../../app/error-message';
-import { useAuthContext } from './auth-context';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { dojo } from '../../lib/dojo-client';
 
+/** Logs in; a failure throws the SDK's error (the form shows its message). */
 export function useLogin() {
   const { dispatch } = useAuthContext();
-  const [error, setError] = useState<string | null>(null);
-  const [isPending, setIsPending] = useState(false);
-
-  const login = async (input: LoginInput): Promise<void> => {
-    setError(null);
-    setIsPending(true);
-    try {
-      // The server marks the profile online (docs/product-spec.md#42-login).
-      const user = await dojo.auth.logIn(input);
-      setIsPending(false);
-      dispatch({ type: 'LOGIN', payload: user });
-    } catch (caught) {
-      setError(errorMessage(caught));
-      setIsPending(false);
-    }
+  return async (input: LoginInput): Promise<void> => {
+    // The server marks the profile online (docs/product-spec.md#42-login).
+    const user = await dojo.auth.logIn(input);
+    dispatch({ type: 'LOGIN', payload: user });
   };
-
-  return { login, error, isPending };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { dojo } from '../../app/dojo-client';
-import { errorMessage } from '../../app/error-message';
-import { useAuthContext } from './auth-context';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { useAuthContext } from '../../hooks/use-auth-context';
 
 export function useLogout() {
   const { dispatch } = useAuthContext();

@@ -1,48 +1,31 @@
 import { useState } from 'react';
-import { messages, type FieldErrors, type SignupFields } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorFields, errorMessage } from '../../app/error-message';
-import { useAuthContext } from './auth-context';
-
-export interface SignupError {
-  message: string;
-  fields: FieldErrors;
-}
+import { messages, type SignupFields } from '../../../common';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { dojo } from '../../lib/dojo-client';
 
 /**
  * Signup is one atomic server operation (account, thumbnail, profile, session; docs/product-spec.md#flaw-8): it
- * either succeeds completely and signs the user in, or changes nothing.
+ * either succeeds completely and signs the user in, or changes nothing. A failure throws the SDK's error;
+ * a signup that went through without signing the user in resolves to the message that says so.
  */
 export function useSignup() {
   const { dispatch } = useAuthContext();
-  const [error, setError] = useState<SignupError | null>(null);
-  const [isPending, setIsPending] = useState(false);
   /** Share of the signup form sent so far, 0..1; null when no upload is under way. */
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
 
-  const signup = async (fields: SignupFields, thumbnail: File): Promise<void> => {
-    setError(null);
-    setIsPending(true);
+  const signup = async (fields: SignupFields & { thumbnail: File }): Promise<string | void> => {
+    setUploadProgress(0);
     try {
-      setUploadProgress(0);
       const user = await dojo.auth.signUp({
         ...fields,
-        thumbnail,
         onUploadProgress: (sent, total) => setUploadProgress(total > 0 ? sent / total : 1),
       });
-      setUploadProgress(null);
-      setIsPending(false);
-      if (!user) {
-        setError({ message: messages.signupIncomplete, fields: {} });
-        return;
-      }
+      if (!user) return messages.signupIncomplete;
       dispatch({ type: 'LOGIN', payload: user });
-    } catch (caught) {
-      setError({ message: errorMessage(caught), fields: errorFields(caught) });
+    } finally {
       setUploadProgress(null);
-      setIsPending(false);
     }
   };
 
-  return { signup, error, isPending, uploadProgress };
+  return { signup, uploadProgress };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { messages, type DashboardFilter } from '../../../common';
-import { useAuthContext } from '../../app/auth';
-import { useDocumentTitle } from '../../app/use-document-title';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FilterBar } from './filter-bar';
 import { ProjectList } from './project-list';
 import { PAGE_SIZE } from './project-list-query';

@@ -1,5 +1,5 @@
 import { dashboardQuery, type DashboardFilter, type LiveQuery } from '../../../common';
-import { preloadSubscription } from '../../app/live-preload';
+import { preloadSubscription } from '../../lib/live-preload';
 
 /** Projects per page; 'Show more' raises the live query's limit by this much. */
 export const PAGE_SIZE = 50;

@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
 import { Link } from 'react-router';
-import { formatCalendarDay, type Project } from '../../../common';
+import { formatCalendarDay, projectPath, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
 
 export interface ProjectListProps {
@@ -14,7 +14,7 @@ export function ProjectList({ projects, ref }: ProjectListProps) {
     <ul className="project-list" ref={ref}>
       {projects.map((project) => (
         <li key={project.id}>
-          <Link className="project-card" to={`/projects/${encodeURIComponent(project.id)}`}>
+          <Link className="project-card" to={projectPath(project.id)}>
             <h3 className="project-card-name">{project.name}</h3>
             <p className="project-card-due">{`Due by ${formatCalendarDay(project.dueDate)}`}</p>
             <div className="project-card-assigned">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DashboardFilter, Project } from '../../../common';
 import type { DojoError } from '../../../sdk';
-import { subscribeLive } from '../../app/live-preload';
+import { subscribeLive } from '../../lib/live-preload';
 import { projectListQuery } from './project-list-query';
 
 interface Received {

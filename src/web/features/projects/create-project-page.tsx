@@ -1,24 +1,25 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import Select, { NonceProvider, type MultiValue, type SingleValue } from 'react-select';
 import {
+  CLIENT_ROUTES,
   CreateProjectSchema,
   PROJECT_CATEGORIES,
   messages,
   userSearchQuery,
-  type FieldErrors,
+  type CreateProjectInput,
   type ProjectCategory,
   type UserProfile,
 } from '../../../common';
-import { getCspNonce } from '../../app/csp-nonce';
-import { fieldErrorsFromIssues } from '../../app/error-message';
-import { useDebouncedValue } from '../../app/use-debounced-value';
-import { useDocumentTitle } from '../../app/use-document-title';
-import { useLiveQuery } from '../../app/use-live-query';
-import { FormField } from '../../components/form-field';
-import { TextAreaField } from '../../components/text-area-field';
-import { DescribedInput, selectStyles, selectTheme } from './select-theme';
-import { useCreateProject } from './use-create-project';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { getCspNonce } from '../../lib/csp-nonce';
+import { dojo } from '../../lib/dojo-client';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useLiveQuery } from '../../hooks/use-live-query';
+import { selectControlProps } from './select-theme';
 import './create-project-page.css';
 
 interface CategoryOption {
@@ -36,17 +37,14 @@ const CATEGORY_OPTIONS: readonly CategoryOption[] = PROJECT_CATEGORIES.map((valu
   label: value.charAt(0).toUpperCase() + value.slice(1),
 }));
 
-/** The form's fields in page order, with the id of the control that takes focus for each. */
-const FIELDS = [
-  ['name', 'project-name'],
-  ['details', 'project-details'],
-  ['dueDate', 'project-due-date'],
-  ['category', 'project-category'],
-  ['assignedUserIds', 'project-assignees'],
-] as const;
-type Field = (typeof FIELDS)[number][0];
-
-const errorIdOf = (controlId: string) => `${controlId}-error`;
+/** The form's fields in page order, with the id of each one's control. */
+const FIELDS = {
+  name: 'project-name',
+  details: 'project-details',
+  dueDate: 'project-due-date',
+  category: 'project-category',
+  assignedUserIds: 'project-assignees',
+};
 
 /** "Assign to" asks the server once typing pauses this long, not on every keystroke. */
 const SEARCH_DELAY_MS = 200;
@@ -70,171 +68,122 @@ function useAssigneeSearch() {
   };
 }
 
-interface Alert {
-  key: string;
-  id?: string;
-  text: string;
-}
+const checkProject = checkWith(CreateProjectSchema);
 
 function CreateProjectForm() {
   const navigate = useNavigate();
-  const { create, error, isPending } = useCreateProject();
   const users = useAssigneeSearch();
   const [name, setName] = useState('');
   const [details, setDetails] = useState('');
   const [dueDate, setDueDate] = useState('');
   const [category, setCategory] = useState<CategoryOption | null>(null);
   const [assignees, setAssignees] = useState<readonly UserOption[]>([]);
-  const [problems, setProblems] = useState<FieldErrors>({});
-  // A second click before the first answer arrives must not create a second project (docs/product-spec.md#flaw-10).
-  const submittingRef = useRef(false);
-
-  const clearProblem = (field: Field) =>
-    setProblems((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _removed, ...rest } = current;
-      return rest;
-    });
-
-  // A field's problem: the browser's check first, else what the server said about it.
-  const problemOf = (field: Field): string | undefined => problems[field] ?? error?.fields[field];
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (isPending || submittingRef.current) return;
-    const parsed = CreateProjectSchema.safeParse({
-      name,
-      details,
-      dueDate,
-      category: category?.value,
-      assignedUserIds: assignees.map((option) => option.value),
-    });
-    if (!parsed.success) {
-      const found = fieldErrorsFromIssues(parsed.error.issues);
-      setProblems(found);
-      const first = FIELDS.find(([field]) => field in found);
-      if (first) document.getElementById(first[1])?.focus();
-      return;
-    }
-    setProblems({});
-    submittingRef.current = true;
-    try {
+  // A second click before the first answer arrives creates nothing more (docs/product-spec.md#flaw-10): the
+  // form's hook ignores it.
+  const form = useFormAction({
+    check: checkProject,
+    send: async (input: CreateProjectInput) => {
       // Navigate on the result of this call, never on a stale error state (docs/product-spec.md#flaw-9).
-      const project = await create(parsed.data);
-      if (project) await navigate('/');
-    } finally {
-      submittingRef.current = false;
-    }
-  };
-
-  // Every message in one alert below the form; each field points at its own line (aria-describedby).
-  const alerts: Alert[] = [];
-  for (const [field, controlId] of FIELDS) {
-    const text = problemOf(field);
-    if (text) alerts.push({ key: field, id: errorIdOf(controlId), text });
-  }
-  if (error) {
-    const texts = new Set(alerts.map((alert) => alert.text));
-    if (!texts.has(error.message)) alerts.unshift({ key: 'server', text: error.message });
-    for (const [field, text] of Object.entries(error.fields)) {
-      if (!texts.has(text) && text !== error.message) alerts.push({ key: `server-${field}`, text });
-    }
-  }
-
-  const invalidProps = (field: Field, controlId: string) =>
-    problemOf(field) ? { 'aria-invalid': true, 'aria-describedby': errorIdOf(controlId) } : {};
+      await dojo.projects.create(input);
+      await navigate(CLIENT_ROUTES.dashboard);
+    },
+    fields: FIELDS,
+  });
+  const edited = (field: keyof typeof FIELDS) => form.setFieldError(field, undefined);
 
   return (
-    <form className="create-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
-      <FormField
-        id="project-name"
+    <form
+      className="create-form"
+      onSubmit={(event) =>
+        form.submit(event, {
+          name,
+          details,
+          dueDate,
+          category: category?.value,
+          assignedUserIds: assignees.map((option) => option.value),
+        })
+      }
+      noValidate
+    >
+      <Field
+        id={FIELDS.name}
         label="Project name:"
         name="name"
         type="text"
         required
         autoComplete="off"
         value={name}
+        {...form.fieldError('name')}
         onChange={(event) => {
           setName(event.target.value);
-          clearProblem('name');
+          edited('name');
         }}
-        {...invalidProps('name', 'project-name')}
       />
-      <TextAreaField
-        id="project-details"
+      <Field
+        as="textarea"
+        id={FIELDS.details}
         label="Project Details:"
         name="details"
         required
         value={details}
+        {...form.fieldError('details')}
         onChange={(event) => {
           setDetails(event.target.value);
-          clearProblem('details');
+          edited('details');
         }}
-        {...invalidProps('details', 'project-details')}
       />
-      <FormField
-        id="project-due-date"
+      <Field
+        id={FIELDS.dueDate}
         label="Set due date:"
         name="dueDate"
         type="date"
         required
         value={dueDate}
+        {...form.fieldError('dueDate')}
         onChange={(event) => {
           setDueDate(event.target.value);
-          clearProblem('dueDate');
+          edited('dueDate');
         }}
-        {...invalidProps('dueDate', 'project-due-date')}
       />
-      <div className="form-field">
-        <label htmlFor="project-category">Project category:</label>
-        <Select<CategoryOption, false>
-          inputId="project-category"
-          options={CATEGORY_OPTIONS}
-          value={category}
-          onChange={(option: SingleValue<CategoryOption>) => {
-            setCategory(option);
-            clearProblem('category');
-          }}
-          components={{ Input: DescribedInput }}
-          theme={selectTheme}
-          styles={selectStyles<CategoryOption, false>(Boolean(problemOf('category')))}
-          aria-invalid={Boolean(problemOf('category'))}
-          aria-errormessage={problemOf('category') ? errorIdOf('project-category') : undefined}
-        />
-      </div>
-      <div className="form-field">
-        <label htmlFor="project-assignees">Assign to:</label>
-        <Select<UserOption, true>
-          inputId="project-assignees"
-          isMulti
-          options={users.options}
-          value={assignees}
-          isLoading={users.isLoading}
-          onInputChange={(text) => users.setTyped(text)}
-          onChange={(options: MultiValue<UserOption>) => {
-            setAssignees(options);
-            clearProblem('assignedUserIds');
-          }}
-          components={{ Input: DescribedInput }}
-          theme={selectTheme}
-          styles={selectStyles<UserOption, true>(Boolean(problemOf('assignedUserIds')))}
-          aria-invalid={Boolean(problemOf('assignedUserIds'))}
-          aria-errormessage={problemOf('assignedUserIds') ? errorIdOf('project-assignees') : undefined}
-        />
-        {users.error && <p className="field-error">{messages.fetchFailed}</p>}
-      </div>
-      <button className="btn" type="submit" disabled={isPending}>
-        Add Project
-      </button>
-      {alerts.length > 0 && (
-        <div className="error form-alert" role="alert">
-          {alerts.map((alert) => (
-            <p key={alert.key} id={alert.id}>
-              {alert.text}
-            </p>
-          ))}
-        </div>
-      )}
+      <Field as="custom" id={FIELDS.category} label="Project category:" {...form.fieldError('category')}>
+        {(control) => (
+          <Select<CategoryOption, false>
+            {...selectControlProps<CategoryOption, false>(control)}
+            options={CATEGORY_OPTIONS}
+            value={category}
+            onChange={(option: SingleValue<CategoryOption>) => {
+              setCategory(option);
+              edited('category');
+            }}
+          />
+        )}
+      </Field>
+      <Field
+        as="custom"
+        id={FIELDS.assignedUserIds}
+        label="Assign to:"
+        {...form.fieldError('assignedUserIds')}
+      >
+        {(control) => (
+          <>
+            <Select<UserOption, true>
+              {...selectControlProps<UserOption, true>(control)}
+              isMulti
+              options={users.options}
+              value={assignees}
+              isLoading={users.isLoading}
+              onInputChange={(text) => users.setTyped(text)}
+              onChange={(options: MultiValue<UserOption>) => {
+                setAssignees(options);
+                edited('assignedUserIds');
+              }}
+            />
+            {users.error && <p className="field-error">{messages.fetchFailed}</p>}
+          </>
+        )}
+      </Field>
+      <SubmitButton pending={form.isPending}>Add Project</SubmitButton>
+      <FormAlert lines={form.alert} />
     </form>
   );
 }

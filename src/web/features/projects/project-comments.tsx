@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatDistance } from 'date-fns';
-import { AddCommentSchema, messages, type Comment } from '../../../common';
+import { AddCommentSchema, messages, type AddCommentInput, type Comment } from '../../../common';
 import { Avatar } from '../../components/avatar';
-import { TextAreaField } from '../../components/text-area-field';
-import { useAddComment } from './use-add-comment';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
 import { useNow } from './use-now';
 import { useProjectComments } from './use-project-comments';
 
@@ -67,55 +69,39 @@ function CommentList({
   );
 }
 
+const checkComment = checkWith(AddCommentSchema);
+const FIELDS = { content: 'new-comment' };
+
 function CommentForm({ projectId }: { projectId: string }) {
-  const { addComment, error, isPending, clearError } = useAddComment(projectId);
   const [content, setContent] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (isPending) return;
-    const textarea = event.currentTarget.elements.namedItem('content');
-    const parsed = AddCommentSchema.safeParse({ content });
-    if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? null);
-      if (textarea instanceof HTMLTextAreaElement) textarea.focus();
-      return;
-    }
-    setProblem(null);
-    const submitted = content;
-    const comment = await addComment(parsed.data);
-    // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not edited since.
-    if (comment) setContent((current) => (current === submitted ? '' : current));
-  };
-
-  const message = problem ?? error;
-  const errorId = 'new-comment-error';
+  const form = useFormAction({
+    check: checkComment,
+    send: async (input: AddCommentInput) => {
+      await dojo.projects.addComment(projectId, input);
+      // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
+      // edited since.
+      setContent((current) => (current === input.content ? '' : current));
+    },
+    fields: FIELDS,
+  });
 
   return (
-    <form className="comment-form" onSubmit={(event) => void handleSubmit(event)} noValidate>
-      <TextAreaField
-        id="new-comment"
+    <form className="comment-form" onSubmit={(event) => form.submit(event, { content })} noValidate>
+      <Field
+        as="textarea"
+        id={FIELDS.content}
         label="Add new comment:"
         name="content"
         required
         value={content}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? errorId : undefined}
+        {...form.fieldError('content')}
         onChange={(event) => {
           setContent(event.target.value);
-          setProblem(null);
-          clearError();
+          form.setFieldError('content', undefined);
         }}
       />
-      <button className="btn" type="submit" disabled={isPending}>
-        Add Comment
-      </button>
-      {message && (
-        <div className="error form-alert" role="alert">
-          <p id={errorId}>{message}</p>
-        </div>
-      )}
+      <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
+      <FormAlert lines={form.alert} />
     </form>
   );
 }

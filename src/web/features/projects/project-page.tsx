@@ -1,8 +1,8 @@
 import { useNavigate, useParams } from 'react-router';
-import { messages, type Project } from '../../../common';
-import { useAuthContext } from '../../app/auth';
-import { useDocumentTitle } from '../../app/use-document-title';
-import { useLiveQuery } from '../../app/use-live-query';
+import { CLIENT_ROUTES, messages, type Project } from '../../../common';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useLiveQuery } from '../../hooks/use-live-query';
 import { ProjectComments } from './project-comments';
 import { ProjectSummary } from './project-summary';
 import { useCompleteProject } from './use-complete-project';
@@ -40,7 +40,7 @@ export function ProjectPage() {
     const isCreator = user !== null && project.createdBy.id === user.uid;
     const handleComplete = async () => {
       if (completion.isPending) return;
-      if (await completion.complete(project)) await navigate('/');
+      if (await completion.complete(project)) await navigate(CLIENT_ROUTES.dashboard);
     };
     return (
       <div className="project-details">

@@ -1,10 +1,11 @@
 import { components, type GroupBase, type InputProps, type StylesConfig, type Theme } from 'react-select';
+import type { FieldControl } from '../../components/field';
 
 /**
  * react-select in The Dojo's colours, with WCAG AA contrast: its default greys (#808080 placeholder, #999
  * messages, #ccc outline and arrows) are too light on white. Colours are the app's CSS variables.
  */
-export function selectTheme(theme: Theme): Theme {
+function selectTheme(theme: Theme): Theme {
   return {
     ...theme,
     colors: {
@@ -30,7 +31,7 @@ export function selectTheme(theme: Theme): Theme {
 }
 
 /** Styles beyond the theme: a focus ring as strong as the other inputs', and the error state. */
-export function selectStyles<Option, IsMulti extends boolean>(
+function selectStyles<Option, IsMulti extends boolean>(
   invalid: boolean,
 ): StylesConfig<Option, IsMulti, GroupBase<Option>> {
   return {
@@ -63,10 +64,22 @@ export function selectStyles<Option, IsMulti extends boolean>(
  * `aria-errormessage` prop; it is moved into `aria-describedby` (next to react-select's own description),
  * which every screen reader reads when the control gets focus.
  */
-export function DescribedInput<Option, IsMulti extends boolean>(
+function DescribedInput<Option, IsMulti extends boolean>(
   props: InputProps<Option, IsMulti, GroupBase<Option>>,
 ) {
   const errorId = props.selectProps['aria-errormessage'];
   const describedBy = [props['aria-describedby'], errorId].filter(Boolean).join(' ') || undefined;
   return <components.Input {...props} aria-errormessage={undefined} aria-describedby={describedBy} />;
+}
+
+/** The props every select of a form shares: the app's theme, and its field's id, error state and message. */
+export function selectControlProps<Option, IsMulti extends boolean>({ id, invalid, errorId }: FieldControl) {
+  return {
+    inputId: id,
+    components: { Input: DescribedInput<Option, IsMulti> },
+    theme: selectTheme,
+    styles: selectStyles<Option, IsMulti>(invalid),
+    'aria-invalid': invalid,
+    'aria-errormessage': errorId,
+  };
 }

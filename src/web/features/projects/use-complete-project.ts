@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { messages, type Project } from '../../../common';
-import { dojo } from '../../app/dojo-client';
+import { dojo } from '../../lib/dojo-client';
 
 /**
  * 'Mark as Complete' deletes the project. It waits for the server (docs/product-spec.md#flaw-3): `complete` resolves

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { COMMENTS_PAGE_SIZE, projectCommentsQuery, type Comment } from '../../../common';
-import { dojo } from '../../app/dojo-client';
-import { errorMessage } from '../../app/error-message';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
 
 interface Known {
   projectId: string;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { USERS_PAGE_SIZE, usersPanelQuery, type UserProfile } from '../../../common';
-import { useLiveQuery } from '../../app/use-live-query';
+import { useLiveQuery } from '../../hooks/use-live-query';
 
 /**
  * User profiles by display name, live (presence included), one page at a time: opening the panel costs

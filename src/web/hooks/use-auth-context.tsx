@@ -7,8 +7,8 @@ import {
   type Dispatch,
   type ReactNode,
 } from 'react';
-import type { AuthUser } from '../../../common';
-import { dojo } from '../../app/dojo-client';
+import type { AuthUser } from '../../common';
+import { dojo } from '../lib/dojo-client';
 
 /** docs/product-spec.md#41-auth-state: no user and not ready at first; ready once the first auth state is known. */
 export interface AuthState {

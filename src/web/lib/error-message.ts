@@ -25,16 +25,3 @@ export function fieldErrorsFromIssues(issues: readonly IssueLike[]): FieldErrors
   }
   return fields;
 }
-
-/** Moves focus to the first control (in page order) that has a problem, so keyboard and screen reader
- * users land on it and hear its message. */
-export function focusFirstInvalid(form: HTMLFormElement, fields: FieldErrors): void {
-  for (const element of Array.from(form.elements)) {
-    if (element instanceof HTMLElement && 'name' in element && typeof element.name === 'string') {
-      if (element.name in fields) {
-        element.focus();
-        return;
-      }
-    }
-  }
-}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LiveDoc, LiveTarget } from '../../common';
 import type { DojoError } from '../../sdk';
-import { dojo } from './dojo-client';
+import { dojo } from '../lib/dojo-client';
 
 export interface LiveQueryState<T> {
   /** The current result; null until the first snapshot has arrived (or after an error). */

@@ -1,0 +1,74 @@
+import type { ComponentProps, ReactNode } from 'react';
+
+/** What a custom control needs to be tied to its label and to its message. */
+export interface FieldControl {
+  id: string;
+  invalid: boolean;
+  /** The id of the text that says what is wrong, while something is. */
+  errorId: string | undefined;
+}
+
+interface FieldBase {
+  /** The control's id, which the label points at. */
+  id: string;
+  label: string;
+  /** A problem with this field: the control is marked invalid and described by the message. */
+  error?: string | undefined;
+  /**
+   * Where the message is shown when it is not under the control: the id of its line in the form's alert.
+   * Without it the message is shown under the control.
+   */
+  errorId?: string | undefined;
+  className?: string | undefined;
+}
+
+export type FieldProps = FieldBase &
+  (
+    | ({ as?: 'input' } & Omit<ComponentProps<'input'>, 'id' | 'className'>)
+    | ({ as: 'textarea' } & Omit<ComponentProps<'textarea'>, 'id' | 'className'>)
+    | { as: 'custom'; children: (control: FieldControl) => ReactNode }
+  );
+
+/**
+ * A labelled form control (input, textarea, or a custom one such as react-select) with its problem wired up
+ * for assistive technology: `aria-invalid`, and `aria-describedby` pointing at the message.
+ */
+export function Field(props: FieldProps) {
+  const { id, label, error, errorId: shownElsewhere, className } = props;
+  const belowId = `${id}-error`;
+  const errorId = error ? (shownElsewhere ?? belowId) : undefined;
+  const aria = { 'aria-invalid': error ? true : undefined, 'aria-describedby': errorId };
+
+  let control: ReactNode;
+  if (props.as === 'custom') {
+    control = props.children({ id, invalid: Boolean(error), errorId });
+  } else {
+    const {
+      as,
+      id: _id,
+      label: _label,
+      error: _error,
+      errorId: _errorId,
+      className: _className,
+      ...rest
+    } = props;
+    control =
+      as === 'textarea' ? (
+        <textarea id={id} {...aria} {...(rest as ComponentProps<'textarea'>)} />
+      ) : (
+        <input id={id} {...aria} {...(rest as ComponentProps<'input'>)} />
+      );
+  }
+
+  return (
+    <div className={className ? `form-field ${className}` : 'form-field'}>
+      <label htmlFor={id}>{label}</label>
+      {control}
+      {error && !shownElsewhere && (
+        <p id={belowId} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
