@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import checkFile from 'eslint-plugin-check-file';
 import globals from 'globals';
 
 /** Imports flow one way: web → sdk → common, server → common (docs/decisions/001-layout-and-stack.md). */
@@ -42,6 +43,19 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...forbid(['**/server/**', 'node:*'], 'web talks to the server only through the sdk.'),
+    },
+  },
+  {
+    // File and folder names are kebab-case; `.int.test.ts`, `.spec.ts`, `.testing.ts` are suffixes, not names.
+    files: ['{src,test,e2e,bench,scripts}/**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '{src,test,e2e,bench,scripts}/**/': 'KEBAB_CASE' }],
     },
   },
 );

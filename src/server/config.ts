@@ -12,6 +12,7 @@ import {
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   LOGIN_FAILURES_PER_ACCOUNT,
   MAX_CONNECTIONS_PER_ADDRESS,
+  PRESENCE_GRACE_MS,
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
@@ -92,7 +93,7 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: TrustProxySchema,
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(LOGIN_FAILURES_PER_ACCOUNT),
-  PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(PRESENCE_GRACE_MS),
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
     .number()
     .int()
