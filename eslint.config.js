@@ -12,6 +12,8 @@ const forbid = (/** @type {string[]} */ groups, /** @type {string} */ message) =
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/'] },
+  // The benchmarks' scratch space (compiled servers, partial reports), ignored by git too.
+  { ignores: ['.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
