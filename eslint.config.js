@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import checkFile from 'eslint-plugin-check-file';
 import globals from 'globals';
 
 /** Imports flow one way: web → sdk → common, server → common (docs/decisions/001-layout-and-stack.md). */
@@ -27,6 +28,8 @@ const notApp = {
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/'] },
+  // The benchmarks' scratch space (compiled servers, partial reports), ignored by git too.
+  { ignores: ['.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -77,5 +80,18 @@ export default tseslint.config(
         message: 'features do not import each other: move what they share to lib/, hooks/ or components/.',
       },
     ]),
+  },
+  {
+    // File and folder names are kebab-case; `.int.test.ts`, `.spec.ts`, `.testing.ts` are suffixes, not names.
+    files: ['{src,test,e2e,bench,scripts}/**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '{src,test,e2e,bench,scripts}/**/': 'KEBAB_CASE' }],
+    },
   },
 );

@@ -7,7 +7,7 @@ import {
 } from '../src/common';
 import { BENCH_PASSWORD, httpRequest, logIn, openLive, signUpMany, type LiveSocket } from './lib/clients';
 import { projectInput } from './lib/data';
-import { runPool } from './lib/pool';
+import pMap from 'p-map';
 import { Random } from './lib/random';
 import { seed } from './lib/seeder';
 import { startServer } from './lib/server-process';
@@ -73,17 +73,25 @@ export const liveCaps: Benchmark = {
         sessions.push(await logIn(server.url, hog.email, BENCH_PASSWORD));
       const socketCount = context.quick ? 10 : LIVE_MAX_SOCKETS_PER_USER;
       const perSocket = LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET;
-      await runPool(socketCount, 10, async (index) => {
-        const session = sessions[Math.floor(index / LIVE_MAX_SOCKETS_PER_SESSION)];
-        if (!session) throw new Error('no session');
-        sockets[index] = await openLive(server.url, session);
-      });
+      await pMap(
+        new Array(socketCount).keys(),
+        async (index) => {
+          const session = sessions[Math.floor(index / LIVE_MAX_SOCKETS_PER_SESSION)];
+          if (!session) throw new Error('no session');
+          sockets[index] = await openLive(server.url, session);
+        },
+        { concurrency: 10 },
+      );
       const subscribeStarted = nowMs();
-      await runPool(socketCount * perSocket, 50, async (index) => {
-        const live = sockets[Math.floor(index / perSocket)];
-        if (!live) throw new Error('no socket');
-        await live.subscribe(`q${index}`, distinctQuery(index));
-      });
+      await pMap(
+        new Array(socketCount * perSocket).keys(),
+        async (index) => {
+          const live = sockets[Math.floor(index / perSocket)];
+          if (!live) throw new Error('no socket');
+          await live.subscribe(`q${index}`, distinctQuery(index));
+        },
+        { concurrency: 50 },
+      );
       const subscriptions = socketCount * perSocket;
       context.log(
         `${socketCount} sockets over ${sessions.length} sessions hold ${subscriptions} distinct queries ` +

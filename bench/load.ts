@@ -30,7 +30,7 @@ const SEEDED_COMMENTS = 3000;
 /** What the dashboard's list asks for: its first page. */
 const LIST_LIMIT = 50;
 
-export interface StepResult {
+interface StepResult {
   users: number;
   seconds: number;
   latencies: number[];
@@ -75,7 +75,7 @@ async function missingIds(dataDir: string, table: 'projects' | 'comments', ids: 
   }
 }
 
-export async function runStep(options: {
+async function runStep(options: {
   dataDir: string;
   users: number;
   seconds: number;

@@ -8,6 +8,8 @@
  *   anchor is a heading of the target (GitHub's slug) or an explicit `<a id>`/`<a name>`;
  * - bare references `docs/….md` or `docs/….md#anchor` (comments, strings, prose): the same, relative to
  *   the repository root;
+ * - bare paths of source files (`src/…`, `test/…`, `e2e/…`, `bench/…`, `scripts/…` ending in a file kind),
+ *   as comments, configs (`eslint.config.js`, `knip.config.ts`) and scripts cite them: the file exists;
  * - no mention of design notes that live outside the repository.
  *
  * Usage: node scripts/check-doc-links.mjs [--root DIR]
@@ -152,6 +154,7 @@ const LINK =
 /** In code, only targets that are unmistakably documents count as links (`handlers[kind](event)` does not). */
 const CODE_LINK_TARGET = /^(?:\.{1,2}\/)+[^\s]*\.md(?:#[\w-]+)?$|^[\w.-]+\.md(?:#[\w-]+)?$/;
 const BARE_DOCS_REF = /(?<![\w./-])docs\/[\w./-]*?\.md(?:#[\w-]*[\w])?/g;
+const BARE_SOURCE_REF = /(?<![\w./-])(?:src|test|e2e|bench|scripts)\/[\w./-]*\.(?:tsx?|m?js|css|md)\b/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 function checkFile(file, report) {
@@ -194,7 +197,7 @@ function checkFile(file, report) {
       }
     }
 
-    for (const match of line.matchAll(BARE_DOCS_REF)) {
+    for (const match of [...line.matchAll(BARE_DOCS_REF), ...line.matchAll(BARE_SOURCE_REF)]) {
       const problem = problemOf(root, match[0], file);
       if (problem) at(`dead reference ${problem}`);
     }

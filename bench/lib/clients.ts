@@ -2,7 +2,7 @@ import http from 'node:http';
 import { WebSocket } from 'ws';
 import { dashboardQuery, LIVE_PATH, type DashboardFilter, type LiveTarget } from '../../src/common';
 import { avatarPng, displayNameFor } from './data';
-import { runPool } from './pool';
+import pMap from 'p-map';
 import { nowMs } from './stats';
 
 /**
@@ -22,7 +22,7 @@ export interface Session {
 export const BENCH_PASSWORD = 'correct horse battery staple';
 
 /** Keep-alive agent: benchmarks measure the server, not TCP handshakes. */
-export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export interface HttpResult {
   status: number;
@@ -108,7 +108,7 @@ function sessionFrom(
 }
 
 /** Multipart signup with a real PNG thumbnail, as the web app sends it. */
-export async function signUp(baseUrl: string, email: string, index: number): Promise<Session> {
+async function signUp(baseUrl: string, email: string, index: number): Promise<Session> {
   const form = new FormData();
   form.set('email', email);
   form.set('password', BENCH_PASSWORD);
@@ -137,9 +137,13 @@ let signupCounter = 0;
 export async function signUpMany(baseUrl: string, count: number, label: string): Promise<Session[]> {
   const sessions: Session[] = new Array<Session>(count);
   const run = `${Date.now().toString(36)}${(signupCounter += 1)}`;
-  await runPool(count, 4, async (index) => {
-    sessions[index] = await signUp(baseUrl, `bench.${label}.${run}.${index}@example.com`, index);
-  });
+  await pMap(
+    new Array(count).keys(),
+    async (index) => {
+      sessions[index] = await signUp(baseUrl, `bench.${label}.${run}.${index}@example.com`, index);
+    },
+    { concurrency: 4 },
+  );
   return sessions;
 }
 
@@ -213,7 +217,7 @@ export function openLive(
 }
 
 /** Opens one dashboard tab: the socket plus its project-list subscription (first page of 50). */
-export async function openDashboardTab(
+async function openDashboardTab(
   baseUrl: string,
   session: Session,
   filter: DashboardFilter = 'all',
@@ -231,12 +235,16 @@ export async function openDashboardTabs(
   concurrency = 50,
 ): Promise<LiveSocket[]> {
   const sockets: LiveSocket[] = new Array<LiveSocket>(count);
-  await runPool(count, concurrency, async (index) => {
-    const session = sessions[index % sessions.length];
-    if (!session) throw new Error('no sessions');
-    const url = typeof baseUrl === 'string' ? baseUrl : baseUrl(index);
-    sockets[index] = await openDashboardTab(url, session);
-  });
+  await pMap(
+    new Array(count).keys(),
+    async (index) => {
+      const session = sessions[index % sessions.length];
+      if (!session) throw new Error('no sessions');
+      const url = typeof baseUrl === 'string' ? baseUrl : baseUrl(index);
+      sockets[index] = await openDashboardTab(url, session);
+    },
+    { concurrency },
+  );
   return sockets;
 }
 

@@ -19,7 +19,7 @@ import { StorageService } from '../../src/server/storage/storage-service';
 import { findUserByEmailKey } from '../../src/server/users/users-repository';
 import { openBatchingDatabase, type BatchingDatabase } from './batching';
 import { avatarPng, commentText, displayNameFor, projectInput } from './data';
-import { runPool } from './pool';
+import pMap from 'p-map';
 import { Random } from './random';
 import { nowMs } from './stats';
 
@@ -53,7 +53,7 @@ export interface SeedOptions {
   log?: (line: string) => void;
 }
 
-export interface SeededUser {
+interface SeededUser {
   uid: string;
   email: string;
   password: string;
@@ -142,12 +142,15 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
     const projects = new ProjectsService({ db: batching?.db ?? db, changes: bus });
     /** Runs `count` service calls, committing every `batchSize` of them together. */
     const inBatches = async (count: number, task: (index: number) => Promise<void>): Promise<void> => {
-      if (!batching) return runPool(count, concurrency, task);
+      if (!batching) {
+        await pMap(new Array(count).keys(), task, { concurrency });
+        return;
+      }
       for (let start = 0; start < count; start += batchSize) {
         const size = Math.min(batchSize, count - start);
         await batching.begin();
         try {
-          await runPool(size, concurrency, (offset) => task(start + offset));
+          await pMap(new Array(size).keys(), (offset) => task(start + offset), { concurrency });
         } catch (error) {
           await batching.rollback().catch(() => undefined);
           throw error;
@@ -161,30 +164,34 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
     const viewers: Viewer[] = new Array<Viewer>(options.users);
     const users: SeededUser[] = new Array<SeededUser>(options.users);
     let created = 0;
-    await runPool(options.users, Math.min(concurrency, 4), async (index) => {
-      const email = `${emailPrefix}${index}@example.com`;
-      const displayName = displayNameFor(index);
-      const existing = await findUserByEmailKey(db, email.toLowerCase());
-      if (existing) {
-        viewers[index] = viewerOf(existing.id, email, existing.display_name, existing.photo_url, '');
-        users[index] = {
-          uid: existing.id,
-          email,
-          password,
-          displayName: existing.display_name,
-          sessionToken: '',
-        };
-        return;
-      }
-      const signedIn = await auth.signUp({
-        fields: { email, password, displayName },
-        thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png', tooLarge: false },
-      });
-      const { uid, photoURL } = signedIn.user;
-      viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));
-      users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
-      created += 1;
-    });
+    await pMap(
+      new Array(options.users).keys(),
+      async (index) => {
+        const email = `${emailPrefix}${index}@example.com`;
+        const displayName = displayNameFor(index);
+        const existing = await findUserByEmailKey(db, email.toLowerCase());
+        if (existing) {
+          viewers[index] = viewerOf(existing.id, email, existing.display_name, existing.photo_url, '');
+          users[index] = {
+            uid: existing.id,
+            email,
+            password,
+            displayName: existing.display_name,
+            sessionToken: '',
+          };
+          return;
+        }
+        const signedIn = await auth.signUp({
+          fields: { email, password, displayName },
+          thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png', tooLarge: false },
+        });
+        const { uid, photoURL } = signedIn.user;
+        viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));
+        users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
+        created += 1;
+      },
+      { concurrency: Math.min(concurrency, 4) },
+    );
     const usersMs = nowMs() - started;
     log(`users: ${created} signed up, ${options.users - created} reused (${Math.round(usersMs)} ms)`);
     if (options.users === 0 && (options.projects > 0 || options.comments > 0)) {

@@ -156,7 +156,7 @@ function serverHandle(child: ChildProcess, url: string, output: () => string): S
 }
 
 /** VmRSS of a process in bytes (Linux). */
-export function readRss(pid: number): number {
+function readRss(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
   if (!kb) throw new Error(`no VmRSS for pid ${pid}`);

@@ -12,9 +12,6 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] ?? Number.NaN;
 }
 
-export const max = (values: readonly number[]): number =>
-  values.reduce((best, value) => Math.max(best, value), -Infinity);
-
 export const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
 /** Milliseconds since an arbitrary origin, sub-millisecond resolution. */

@@ -33,7 +33,7 @@ export const DASHBOARD_FILTERS = ['all', 'mine', 'development', 'design', 'marke
 export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
 export type ProjectCategory = 'development' | 'design' | 'sales' | 'marketing';
 
-export interface UserRef {
+interface UserRef {
   id: string;
   displayName: string;
   photoURL: string;
@@ -142,7 +142,7 @@ export async function addCommentViaApi(
 export const dashboardHeading = (page: Page): Locator =>
   page.getByRole('heading', { name: 'Dashboard', exact: true });
 
-export const filterGroup = (page: Page): Locator => page.getByRole('group', { name: 'Filter projects' });
+const filterGroup = (page: Page): Locator => page.getByRole('group', { name: 'Filter projects' });
 
 export const filterButton = (page: Page, filter: DashboardFilter): Locator =>
   filterGroup(page).getByRole('button', { name: filter, exact: true });
@@ -167,7 +167,7 @@ export async function openDashboard(page: Page): Promise<void> {
   await expectDashboardLoaded(page);
 }
 
-export async function expectDashboardLoaded(page: Page): Promise<void> {
+async function expectDashboardLoaded(page: Page): Promise<void> {
   await dashboardHeading(page).waitFor();
   await page.getByText(projectMessages.loading, { exact: true }).first().waitFor({ state: 'detached' });
 }
@@ -191,7 +191,7 @@ export const createForm = {
 };
 
 /** Picks an option of a react-select: focus its input through the label, type, wait for the option, Enter. */
-export async function chooseOption(page: Page, input: Locator, typed: string, option: string): Promise<void> {
+async function chooseOption(page: Page, input: Locator, typed: string, option: string): Promise<void> {
   await input.click();
   await input.pressSequentially(typed);
   // The menu lists options only once they are loaded (the users arrive over the live socket).

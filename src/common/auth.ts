@@ -11,7 +11,7 @@ import { sniffRasterImage } from './image-sniff';
 
 // zod/mini: the same validation as classic zod with a tree-shakable API, so the browser bundle only
 // carries the checks it uses (the first-visit JS budget, docs/benchmarks.md).
-export const EmailSchema = z.pipe(
+const EmailSchema = z.pipe(
   z
     .string({ error: messages.emailRequired })
     .check(
@@ -22,7 +22,7 @@ export const EmailSchema = z.pipe(
   z.email({ error: messages.emailInvalid }),
 );
 
-export const NewPasswordSchema = z
+const NewPasswordSchema = z
   .string({ error: messages.passwordRequired })
   .check(
     z.minLength(1, messages.passwordRequired),
@@ -42,10 +42,10 @@ const INVISIBLE_CHARACTER =
 const EMOJI_JOINER =
   /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
 
-export const hasInvisibleCharacters = (text: string): boolean =>
+const hasInvisibleCharacters = (text: string): boolean =>
   INVISIBLE_CHARACTER.test(text.replace(EMOJI_JOINER, ''));
 
-export const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
+const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
   z.trim(),
   z.minLength(1, messages.displayNameRequired),
   z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),
@@ -87,7 +87,7 @@ export function checkThumbnail({ size, head }: ThumbnailFacts): string | null {
 }
 
 /** The signed-in user as auth sees it (docs/product-spec.md#34-auth-user). */
-export const AuthUserSchema = z.object({
+const AuthUserSchema = z.object({
   uid: z.string(),
   email: z.string(),
   displayName: z.string(),

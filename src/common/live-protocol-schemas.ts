@@ -4,12 +4,12 @@ import { z } from 'zod/mini';
  * The client → server messages of the live-data protocol (live-protocol.ts), validated by the server.
  * Built when this module is imported, hence apart from the protocol's zod-free constants and types.
  */
-export const LiveCollectionSchema = z.enum(['users', 'projects', 'comments']);
+const LiveCollectionSchema = z.enum(['users', 'projects', 'comments']);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
 
 const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
-export const LiveWhereSchema = z.object({
+const LiveWhereSchema = z.object({
   field: boundedString(64),
   /** `contains-text`: the field's text contains the value, ignoring case and accents (users' names). */
   op: z.enum(['==', 'array-contains', 'contains-text']),
@@ -17,7 +17,7 @@ export const LiveWhereSchema = z.object({
 });
 export type LiveWhere = z.infer<typeof LiveWhereSchema>;
 
-export const LiveQuerySchema = z.object({
+const LiveQuerySchema = z.object({
   kind: z.literal('query'),
   collection: LiveCollectionSchema,
   where: z.optional(z.array(LiveWhereSchema).check(z.maxLength(4))),
@@ -26,14 +26,13 @@ export const LiveQuerySchema = z.object({
 });
 export type LiveQuery = z.infer<typeof LiveQuerySchema>;
 
-export const LiveDocTargetSchema = z.object({
+const LiveDocTargetSchema = z.object({
   kind: z.literal('doc'),
   collection: LiveCollectionSchema,
   id: boundedString(64),
 });
-export type LiveDocTarget = z.infer<typeof LiveDocTargetSchema>;
 
-export const LiveTargetSchema = z.discriminatedUnion('kind', [LiveQuerySchema, LiveDocTargetSchema]);
+const LiveTargetSchema = z.discriminatedUnion('kind', [LiveQuerySchema, LiveDocTargetSchema]);
 export type LiveTarget = z.infer<typeof LiveTargetSchema>;
 
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [

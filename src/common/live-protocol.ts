@@ -17,7 +17,7 @@ export const LIVE_CLOSE_CODES = {
   tokenExpired: 4401,
 } as const;
 
-export type LiveChangeType = 'added' | 'modified' | 'removed';
+type LiveChangeType = 'added' | 'modified' | 'removed';
 
 export interface LiveDoc {
   id: string;

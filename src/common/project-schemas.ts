@@ -46,7 +46,7 @@ export const AddCommentSchema = z.object({
 });
 export type AddCommentInput = z.infer<typeof AddCommentSchema>;
 
-export const UserRefSchema = z.object({ id: z.string(), displayName: z.string(), photoURL: z.string() });
+const UserRefSchema = z.object({ id: z.string(), displayName: z.string(), photoURL: z.string() });
 export type UserRef = z.infer<typeof UserRefSchema>;
 
 export const CommentSchema = z.object({

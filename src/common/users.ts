@@ -3,7 +3,7 @@ import { DISPLAY_NAME_MAX_LENGTH } from './limits';
 import type { LiveQuery } from './live-protocol-schemas';
 
 /** A user profile document (docs/product-spec.md#33-user-profile: collection users; the id equals the auth uid). */
-export const UserProfileSchema = z.object({
+const UserProfileSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   photoURL: z.string(),

@@ -12,6 +12,7 @@ import {
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
   LOGIN_FAILURES_PER_ACCOUNT,
   MAX_CONNECTIONS_PER_ADDRESS,
+  PRESENCE_GRACE_MS,
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
@@ -64,7 +65,7 @@ const TrustProxySchema = z
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
  * the process with a list of every problem rather than failing later in a request.
  */
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -92,7 +93,7 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: TrustProxySchema,
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(LOGIN_FAILURES_PER_ACCOUNT),
-  PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(PRESENCE_GRACE_MS),
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
     .number()
     .int()
@@ -106,6 +107,36 @@ const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_ADDRESS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/** One line per variable for `.env.example` (scripts/env-example.ts writes it from this and the schema). */
+export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
+  PORT: 'HTTP port',
+  HOST: 'listen address',
+  DATA_DIR: 'SQLite database (dojo.sqlite) and stored files (storage/)',
+  DATABASE_URL:
+    'postgres://user:pass@host:5432/db to run on PostgreSQL (several instances may share it); unset: SQLite',
+  PUBLIC_URL:
+    'external base URL (https://dojo.example.com): absolute download URLs, the only allowed Origin, HSTS, Secure cookie',
+  STORAGE_BUCKET: 'the only bucket; others answer 404',
+  STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
+  STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
+  APP_CHECK_ENFORCED: 'require an App Check token on storage requests (true or false)',
+  AUTH_RATE_LIMIT_PER_MINUTE: 'login and signup attempts per client address per minute',
+  TRUST_PROXY:
+    'addresses / CIDR ranges of the proxies whose X-Forwarded-* are believed (127.0.0.1,10.0.0.0/8); no hop counts; unset: none',
+  LOGIN_FAILURES_PER_ACCOUNT: 'failed logins per account per 15 minutes, over every address and instance',
+  PRESENCE_GRACE_MS: 'a user without open tabs goes offline within this time',
+  LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 'live subscriptions one WebSocket may hold (per instance)',
+  LIVE_MAX_SOCKETS_PER_SESSION: 'live WebSockets one session (browser) may hold (per instance)',
+  LIVE_MAX_SOCKETS_PER_USER: 'live WebSockets one user may hold (per instance)',
+  PROJECT_CREATES_PER_MINUTE:
+    'projects each user may create per minute (shared by every instance on PostgreSQL)',
+  COMMENTS_PER_MINUTE: 'comments each user may add per minute (shared by every instance on PostgreSQL)',
+  UPLOADS_PER_MINUTE: 'uploads each user may start per minute (shared by every instance on PostgreSQL)',
+  MAX_CONNECTIONS_PER_ADDRESS:
+    "open connections per client address (the proxy's address behind a proxy: raise it there, see docs/security.md)",
+  LOG_LEVEL: 'fatal, error, warn, info, debug, trace, or silent',
+};
 
 export interface Config {
   port: number;

@@ -20,7 +20,7 @@ export interface RawConnection {
 const DEFAULT_DEADLINE_MS = 10_000;
 
 /** Splits a raw HTTP/1.1 response into status, headers (lower-case names) and body. */
-export function parseRawResponse(text: string): Omit<RawExchange, 'closedByServer'> {
+function parseRawResponse(text: string): Omit<RawExchange, 'closedByServer'> {
   const end = text.indexOf('\r\n\r\n');
   if (!text.startsWith('HTTP/1.1 ') || end < 0) return { status: undefined, headers: {}, body: text };
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');

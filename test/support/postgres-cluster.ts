@@ -24,13 +24,13 @@ export interface PostgresCluster {
   restart(whileDown?: () => Promise<void>): Promise<void>;
 }
 
-export const POSTGRES_INSTALL_COMMAND = 'apt-get update && apt-get install -y postgresql';
+const POSTGRES_INSTALL_COMMAND = 'apt-get update && apt-get install -y postgresql';
 
 const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const PREFERRED_MAJOR = '15';
 
 /** The `bin` dir of the installed PostgreSQL: version 15 if present, else the newest one. */
-export function findPostgresBinDir(): string {
+function findPostgresBinDir(): string {
   const candidates = existsSync(POSTGRES_LIB_DIR)
     ? readdirSync(POSTGRES_LIB_DIR)
         .filter((version) => existsSync(path.join(POSTGRES_LIB_DIR, version, 'bin', 'initdb')))

@@ -16,7 +16,7 @@ export interface ServerProcessOptions {
   wrapper?: string[];
 }
 
-export interface ServerExit {
+interface ServerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

@@ -15,8 +15,6 @@ import { loadConfig, type Config } from '../../src/server/config';
  */
 export type TestDatabaseEngine = 'sqlite' | 'postgres';
 
-export type { DojoApp };
-
 export interface StartTestServerOptions {
   /** Reuse this DATA_DIR (e.g. two instances sharing secrets and blobs); the caller removes it. */
   dataDir?: string;

@@ -90,23 +90,6 @@ export function testStorage(
   return { storage, sent: recorder.sent, recorder };
 }
 
-/** Runs `task` over `items` with at most `concurrency` at a time. */
-export async function inPool<T>(
-  items: T[],
-  concurrency: number,
-  task: (item: T) => Promise<unknown>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
 /**
  * A TCP proxy in front of the server that, once armed, cuts the connection carrying the client's
  * `cutAfter`-th byte (counted client → server from the moment it is armed). Cuts once.

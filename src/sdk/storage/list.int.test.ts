@@ -1,7 +1,7 @@
+import pMap from 'p-map';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpClient, type SignedInClient } from '../../../test/helpers/clients';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
-import { inPool } from './integration.testing';
 import { list, listAll, uploadBytes, type ListResult } from './operations';
 import { ref, type StorageReference } from './reference';
 
@@ -44,7 +44,9 @@ beforeAll(async () => {
   allNames.push(...directNames);
   expect(allNames).toHaveLength(COUNT);
   const payload = new TextEncoder().encode('x');
-  await inPool(allNames, POOL, (name) => uploadBytes(ref(owner.client.storage, name), payload));
+  await pMap(allNames, (name) => uploadBytes(ref(owner.client.storage, name), payload), {
+    concurrency: POOL,
+  });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

@@ -1,6 +1,5 @@
 import { storageErrorTexts } from '../../common/storage-errors';
 import { childPath, lastComponent, locationFromUrl, looksLikeUrl, parentPath, type Location } from './path';
-import type { FullMetadata } from './metadata';
 import { Storage } from './service';
 import { storageErrors } from './storage-error';
 
@@ -81,7 +80,10 @@ export function requireNonRoot(reference: StorageReference, operation: string): 
 }
 
 /** Gives metadata its `ref` (not enumerable, so the metadata still compares and prints as plain data). */
-export function withReference(storage: Storage, metadata: FullMetadata): FullMetadata {
+export function withReference<T extends { bucket: string; fullPath: string }>(
+  storage: Storage,
+  metadata: T,
+): T {
   Object.defineProperty(metadata, 'ref', {
     get: () => new StorageReference(storage, { bucket: metadata.bucket, path: metadata.fullPath }),
     enumerable: false,

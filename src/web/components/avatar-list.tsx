@@ -1,7 +1,7 @@
 import { Avatar } from './avatar';
 import './avatar-list.css';
 
-export interface AvatarListUser {
+interface AvatarListUser {
   id: string;
   displayName: string;
   photoURL: string;

@@ -11,12 +11,12 @@ import type { AuthUser } from '../../common';
 import { dojo } from '../lib/dojo-client';
 
 /** docs/product-spec.md#41-auth-state: no user and not ready at first; ready once the first auth state is known. */
-export interface AuthState {
+interface AuthState {
   user: AuthUser | null;
   authIsReady: boolean;
 }
 
-export type AuthAction =
+type AuthAction =
   | { type: 'LOGIN'; payload: AuthUser }
   | { type: 'LOGOUT' }
   | { type: 'AUTH_IS_READY'; payload: AuthUser | null };
@@ -25,9 +25,9 @@ export interface AuthContextValue extends AuthState {
   dispatch: Dispatch<AuthAction>;
 }
 
-export const initialAuthState: AuthState = { user: null, authIsReady: false };
+const initialAuthState: AuthState = { user: null, authIsReady: false };
 
-export function authReducer(state: AuthState, action: AuthAction): AuthState {
+function authReducer(state: AuthState, action: AuthAction): AuthState {
   switch (action.type) {
     case 'LOGIN':
       return { ...state, user: action.payload };
