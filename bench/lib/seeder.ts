@@ -9,7 +9,7 @@ import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
-import { RateLimitCounters } from '../../src/server/http/rate-limit-counters';
+import { RateLimitCounters } from '../../src/server/rate-limits/rate-limits-repository';
 import { LocalChangeBus } from '../../src/server/live/change-bus';
 import { PresenceService } from '../../src/server/presence/presence-service';
 import { ProjectsService } from '../../src/server/projects/projects-service';

@@ -14,7 +14,7 @@ import { SessionCache } from './auth/session-cache';
 import { createViewerResolver, SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
-import { AppError } from './http/app-error';
+import { AppError } from './shared/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
@@ -30,7 +30,7 @@ import {
 } from './http/connection-guards';
 import { limitBodyTime, settleUnreadBody } from './http/request-body';
 import { isCrossSiteRequest } from './http/origin';
-import { RateLimitCounters } from './http/rate-limit-counters';
+import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';

@@ -7,7 +7,7 @@ import {
   type AuthResult,
   type SessionState,
 } from '../../common';
-import { AppError, forbidden, unauthenticated } from '../http/app-error';
+import { AppError, forbidden, unauthenticated } from '../shared/app-error';
 import { refuseDeclaredBodyOver } from '../http/request-body';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';

@@ -13,9 +13,10 @@ import {
 } from '../../common';
 import type { Database } from '../db/schema';
 import type { PresenceService } from '../presence/presence-service';
-import { isUniqueViolation, nowIso } from '../db/database';
-import { AppError, invalidArgument } from '../http/app-error';
-import { fieldErrorsOf } from '../http/validate';
+import { isUniqueViolation } from '../db/database';
+import { nowIso } from '../shared/time';
+import { AppError, invalidArgument } from '../shared/app-error';
+import { fieldErrorsOf } from '../shared/validate';
 import type { ChangeBus } from '../live/change-bus';
 import { safeFileName } from '../storage/object-names';
 import type { StorageService } from '../storage/storage-service';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOGIN_FAILURE_WINDOW_MS, messages } from '../../common';
-import { tooManyRequests } from '../http/app-error';
-import type { RateLimitCounters } from '../http/rate-limit-counters';
+import { tooManyRequests } from '../shared/app-error';
+import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 
 /** A login attempt counted against its account; `succeeded()` takes it back. */
 export interface LoginAttempt {

@@ -17,7 +17,7 @@ import {
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { AppError } from '../http/app-error';
+import { AppError } from '../shared/app-error';
 import type { Change, ChangeBus, FilterableFields } from './change-bus';
 import type { LiveSources } from './live-sources';
 

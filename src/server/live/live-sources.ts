@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { messages, type LiveCollection, type LiveDoc, type LiveQuery } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { invalidArgument } from '../http/app-error';
+import { invalidArgument } from '../shared/app-error';
 import { nameContains, selectUserProfiles, toUserProfile } from '../users/users-repository';
 
 /**

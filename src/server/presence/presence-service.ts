@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { nowIso } from '../db/database';
+import { nowIso } from '../shared/time';
 import type { ChangeBus } from '../live/change-bus';
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { parseInput } from '../http/validate';
+import { parseInput } from '../shared/validate';
 import { nameContains, selectUserProfiles, toUserProfile } from './users-repository';
 
 /** A team of any size answers in pages: the first `limit` by name, narrowed by `search`. */
