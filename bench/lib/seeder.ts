@@ -178,7 +178,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       }
       const signedIn = await auth.signUp({
         fields: { email, password, displayName },
-        thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png', tooLarge: false },
+        thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png' },
       });
       const { uid, photoURL } = signedIn.user;
       viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));

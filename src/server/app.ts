@@ -37,12 +37,13 @@ import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
 import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
-import { baseLiveSources } from './live/live-sources';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/blob-store';
 import { registerStorageRoutes } from './storage/storage-routes';
 import { StorageService } from './storage/storage-service';
+import { usersLiveSource } from './users/users-live-source';
 import { registerUsersRoutes } from './users/users-routes';
+import { UsersService } from './users/users-service';
 import { PresenceService } from './presence/presence-service';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
@@ -148,11 +149,12 @@ export async function createApp(config: Config): Promise<DojoApp> {
     loginFailures,
   });
   const projects = new ProjectsService({ db, changes: bus });
+  const users = new UsersService({ db });
   const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
   const hub = new LiveHub({
     db,
     bus,
-    sources: { ...baseLiveSources, projects: projectsLiveSource, comments: commentsLiveSource },
+    sources: { users: usersLiveSource(users), projects: projectsLiveSource, comments: commentsLiveSource },
     log: server.log,
     limits: {
       maxSubscriptionsPerSocket: config.liveMaxSubscriptionsPerSocket,
@@ -235,7 +237,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
   });
-  registerUsersRoutes(server, { db, viewers });
+  registerUsersRoutes(server, { users, viewers });
   registerProjectsRoutes(server, {
     projects,
     viewers,
