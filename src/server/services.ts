@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './shared/logger';
 import type { Kysely } from 'kysely';
 import { AuthService } from './auth/auth-service';
 import { IdTokens } from './auth/id-tokens';
@@ -23,7 +23,7 @@ export interface ServiceDeps {
   config: Config;
   database: DatabaseHandle;
   bus: ChangeBus;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Replaces scrypt hashing at signup: only the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
   /** Where project writes go instead of `database.db`: only the data generator, which batches commits. */

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import type { Kysely } from 'kysely';
 import {
   IMAGE_SNIFF_BYTES,
@@ -49,7 +49,7 @@ interface Deps {
   changes: ChangeBus;
   /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */
   sessions: SessionCache;
-  log: FastifyBaseLogger;
+  log: Logger;
   loginFailures: LoginFailureLimit;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import { LOGIN_FAILURE_WINDOW_MS, messages } from '../../common';
 import { tooManyRequests } from '../shared/app-error';
 import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
@@ -19,9 +19,7 @@ export interface LoginAttempt {
  * be written the attempt goes ahead, logged, as with the per-address limit (decision 009).
  */
 export class LoginFailureLimit {
-  constructor(
-    private readonly deps: { counters: RateLimitCounters; maxFailures: number; log: FastifyBaseLogger },
-  ) {}
+  constructor(private readonly deps: { counters: RateLimitCounters; maxFailures: number; log: Logger }) {}
 
   async begin(emailKey: string): Promise<LoginAttempt> {
     // Hashed: the table is shared bookkeeping and need not list who is being attacked.

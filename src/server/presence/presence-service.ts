@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
@@ -33,7 +33,7 @@ export class PresenceService {
       changes: ChangeBus;
       instanceId: string;
       graceMs: number;
-      log: FastifyBaseLogger;
+      log: Logger;
     },
   ) {
     this.freshMs = Math.floor(deps.graceMs / 2);
