@@ -2,13 +2,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { JSON_BODY_MAX_BYTES, messages } from '../common';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/database';
+import { notifyChannel, pingDatabase } from './db/database-repository';
 import { AppError } from './shared/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
@@ -113,9 +113,9 @@ export async function createApp(config: Config): Promise<DojoApp> {
 async function openChangeBus(database: DatabaseHandle): Promise<ChangeBus> {
   if (!database.postgresUrl) return new LocalChangeBus();
   try {
-    return await PostgresChangeBus.start(database.postgresUrl, async (channel, payload) => {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
-    });
+    return await PostgresChangeBus.start(database.postgresUrl, (channel, payload) =>
+      notifyChannel(database.db, channel, payload),
+    );
   } catch (error) {
     await database.close();
     throw error;
@@ -268,7 +268,7 @@ function registerApiRoutes(
   server.get('/api/openapi.json', async () => openApi);
 
   server.get('/api/health', async () => {
-    await sql`select 1`.execute(database.db);
+    await pingDatabase(database.db);
     return { status: 'ok', database: database.dialect };
   });
   registerAuthRoutes(server, {
