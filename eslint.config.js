@@ -94,4 +94,34 @@ export default tseslint.config(
       'check-file/folder-naming-convention': ['error', { '{src,test,e2e,bench,scripts}/**/': 'KEBAB_CASE' }],
     },
   },
+  // Server layers (docs/architecture.md#layers-and-folders). A later block's no-restricted-imports replaces
+  // an earlier one for the same file, so each zone repeats the server's own rule.
+  {
+    files: ['src/server/**/*-service.ts'],
+    rules: forbid(
+      ['**/web/**', '**/sdk/**', 'fastify', '@fastify/*', '**/http/**'],
+      'services know nothing of HTTP: no fastify, nothing from src/server/http.',
+    ),
+  },
+  {
+    files: ['src/server/**/*-repository.ts'],
+    rules: forbid(
+      ['**/web/**', '**/sdk/**', 'fastify', '@fastify/*', '**/http/**', '**/*-service'],
+      'repositories hold SQL only: no fastify, nothing from src/server/http, no services.',
+    ),
+  },
+  {
+    files: ['src/server/shared/**'],
+    ignores: ['**/*.test.ts'],
+    rules: forbid(
+      [
+        '**/web/**',
+        '**/sdk/**',
+        ...['auth', 'users', 'projects', 'presence', 'live', 'storage', 'rate-limits', 'http'].map(
+          (feature) => `../${feature}/*`,
+        ),
+      ],
+      'src/server/shared is used by every feature and imports none (only common and libraries).',
+    ),
+  },
 );

@@ -1,21 +1,11 @@
-import path from 'node:path';
 import Fastify from 'fastify';
-import { AuthService } from '../../src/server/auth/auth-service';
 import { hashPassword } from '../../src/server/auth/passwords';
-import { IdTokens } from '../../src/server/auth/id-tokens';
-import { LoginFailureLimit } from '../../src/server/auth/login-failures';
-import { SessionCache } from '../../src/server/auth/session-cache';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
-import { RateLimitCounters } from '../../src/server/http/rate-limit-counters';
+import { createServices } from '../../src/server/services';
 import { LocalChangeBus } from '../../src/server/live/change-bus';
-import { PresenceService } from '../../src/server/presence/presence-service';
-import { ProjectsService } from '../../src/server/projects/projects-service';
-import { newId } from '../../src/server/shared/ids';
-import { LocalDiskBlobStore } from '../../src/server/storage/blob-store';
-import { StorageService } from '../../src/server/storage/storage-service';
 import { findUserByEmailKey } from '../../src/server/users/users-repository';
 import { openBatchingDatabase, type BatchingDatabase } from './batching';
 import { avatarPng, commentText, displayNameFor, projectInput } from './data';
@@ -25,9 +15,10 @@ import { nowMs } from './stats';
 
 /**
  * Fills a data dir (SQLite) or a PostgreSQL database with realistic data through the server's own
- * services — `AuthService.signUp`, `ProjectsService.create`, `ProjectsService.addComment` — wired as
- * `createApp` wires them, so every row goes through the same validation, transactions and id rules as an
- * API call. Nothing listens: no server may run on the same data while seeding (its live subscribers would
+ * services — `AuthService.signUp`, `ProjectsService.create`, `ProjectsService.addComment` — built by the
+ * same `createServices` as the app, so every row goes through the same rules, transactions and ids as an
+ * API call (signup fields skip the route's form checks: the generated ones are valid by construction).
+ * Nothing listens: no server may run on the same data while seeding (its live subscribers would
  * not hear of the new rows until they resubscribe).
  */
 export interface SeedOptions {
@@ -95,26 +86,6 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
   const logger = Fastify({ logger: false }).log;
   const bus = new LocalChangeBus();
   try {
-    const idTokens = await IdTokens.load(db);
-    // Wired as createApp wires it. A variable, not a literal: the storage service is still growing
-    // (quota, dialect), and fields it does not take yet are simply ignored.
-    const storageDeps = {
-      db,
-      dialect: database.dialect,
-      blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
-      bucket: config.storageBucket,
-      publicUrl: config.publicUrl,
-      quotaBytes: config.storageQuotaBytes,
-      uploadSessionTtlMs: config.storageUploadSessionTtlMs,
-    };
-    const storage = new StorageService(storageDeps);
-    const presence = new PresenceService({
-      db,
-      changes: bus,
-      instanceId: newId(),
-      graceMs: config.presenceGraceMs,
-      log: logger,
-    });
     // One scrypt hash per distinct password (all seeded accounts share one): a real, salted hash that logs
     // in as usual, without 30 ms of CPU per account at 10,000 users.
     const hashes = new Map<string, Promise<string>>();
@@ -123,23 +94,15 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       if (!hash) hashes.set(plain, (hash = hashPassword(plain)));
       return hash;
     };
-    const auth = new AuthService({
-      db,
-      storage,
-      idTokens,
-      changes: bus,
-      sessions: new SessionCache(bus),
-      presence,
-      log: logger,
-      loginFailures: new LoginFailureLimit({
-        counters: new RateLimitCounters({ db, dialect: database.dialect, log: logger }),
-        maxFailures: config.loginFailuresPerAccount,
-        log: logger,
-      }),
-      hashPassword: hashOnce,
-    });
     batching = batchSize > 1 ? openBatchingDatabase(config) : undefined;
-    const projects = new ProjectsService({ db: batching?.db ?? db, changes: bus });
+    const { auth, projects } = await createServices({
+      config,
+      database,
+      bus,
+      log: logger,
+      hashPassword: hashOnce,
+      projectsDb: batching?.db,
+    });
     /** Runs `count` service calls, committing every `batchSize` of them together. */
     const inBatches = async (count: number, task: (index: number) => Promise<void>): Promise<void> => {
       if (!batching) {
@@ -183,7 +146,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
         }
         const signedIn = await auth.signUp({
           fields: { email, password, displayName },
-          thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png', tooLarge: false },
+          thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png' },
         });
         const { uid, photoURL } = signedIn.user;
         viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));

@@ -1,20 +1,15 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
-import path from 'node:path';
-import { sql } from 'kysely';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { JSON_BODY_MAX_BYTES, messages } from '../common';
-import { AuthService } from './auth/auth-service';
 import { registerAuthRoutes } from './auth/auth-routes';
-import { IdTokens } from './auth/id-tokens';
-import { LoginFailureLimit } from './auth/login-failures';
-import { SessionCache } from './auth/session-cache';
-import { createViewerResolver, SESSION_COOKIE } from './auth/viewer';
+import { SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
-import { openDatabase } from './db/database';
-import { AppError } from './http/app-error';
+import { openDatabase, type DatabaseHandle } from './db/database';
+import { notifyChannel, pingDatabase } from './db/database-repository';
+import { AppError } from './shared/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
@@ -30,24 +25,18 @@ import {
 } from './http/connection-guards';
 import { limitBodyTime, settleUnreadBody } from './http/request-body';
 import { isCrossSiteRequest } from './http/origin';
-import { RateLimitCounters } from './http/rate-limit-counters';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
 import { LiveHub } from './live/live-hub';
 import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
-import { baseLiveSources } from './live/live-sources';
-import { HmacAppCheckTokens } from './storage/app-check';
-import { LocalDiskBlobStore } from './storage/blob-store';
 import { registerStorageRoutes } from './storage/storage-routes';
-import { StorageService } from './storage/storage-service';
+import { usersLiveSource } from './users/users-live-source';
 import { registerUsersRoutes } from './users/users-routes';
-import { PresenceService } from './presence/presence-service';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
-import { ProjectsService } from './projects/projects-service';
-import { newId } from './shared/ids';
+import { createServices, type Services } from './services';
 import { preparePrivateDataDir } from './shared/private-files';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -65,23 +54,75 @@ export interface DojoApp {
   close(): Promise<void>;
 }
 
-/** Builds the whole server from config. No side effects happen before this is called. */
+/**
+ * Builds the whole server from config. No side effects happen before this is called. Reads as a table of
+ * contents: each step is a named function below, in the order it must run.
+ */
 export async function createApp(config: Config): Promise<DojoApp> {
   const tightened = preparePrivateDataDir(config.dataDir);
   const database = await openDatabase(config);
-  const { db } = database;
-  let bus: ChangeBus;
+  const bus = await openChangeBus(database);
+  const server = createServer(config);
+  if (tightened.length > 0) {
+    server.log.warn({ tightened }, 'DATA_DIR was open to other users: its permissions were tightened');
+  }
+  const routes = recordRoutes(server);
+  const services = await createServices({ config, database, bus, log: server.log });
+  const hub = createLiveHub({ config, database, bus, services, log: server.log });
+
+  registerErrorHandler(server);
+  registerSecurityHeaders(server, config);
+  await registerPlugins(server, database, services);
+  refuseCrossSiteWrites(server, config.publicUrl);
+  guardRequestBodies(server, config);
+  answerOnlyWhenDurable(server, database);
+  registerApiRoutes(server, config, database, services);
+  const liveUpgrades = acceptLiveUpgrades({
+    server: server.server,
+    hub,
+    resolveViewer: (request) =>
+      services.viewers.viewerOfHeaders(request.headers, server.parseCookie(request.headers.cookie ?? '')),
+    log: server.log,
+  });
+  await registerWebApp(server, config.webRoot);
+  registerLifecycle(server, {
+    database,
+    bus,
+    presence: services.presence,
+    stopLive: () => {
+      liveUpgrades.stop();
+      hub.close();
+    },
+  });
+
+  return {
+    server,
+    config,
+    async listen() {
+      await server.listen({ port: config.port, host: config.host });
+      const { port } = server.server.address() as AddressInfo;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+      return `http://${host}:${port}`;
+    },
+    registeredRoutes: () => [...routes],
+    close: () => server.close(),
+  };
+}
+
+/** PostgreSQL NOTIFY between instances, or in-process on SQLite; the database is closed if that fails. */
+async function openChangeBus(database: DatabaseHandle): Promise<ChangeBus> {
+  if (!database.postgresUrl) return new LocalChangeBus();
   try {
-    bus = database.postgresUrl
-      ? await PostgresChangeBus.start(database.postgresUrl, async (channel, payload) => {
-          await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-        })
-      : new LocalChangeBus();
+    return await PostgresChangeBus.start(database.postgresUrl, (channel, payload) =>
+      notifyChannel(database.db, channel, payload),
+    );
   } catch (error) {
     await database.close();
     throw error;
   }
+}
 
+function createServer(config: Config): FastifyInstance {
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -103,57 +144,37 @@ export async function createApp(config: Config): Promise<DojoApp> {
     frameworkErrors: frameworkErrorHandler,
   });
   limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
-  if (tightened.length > 0) {
-    server.log.warn({ tightened }, 'DATA_DIR was open to other users: its permissions were tightened');
-  }
+  return server;
+}
 
+/** The routes as they are registered (read by `registeredRoutes`). */
+function recordRoutes(server: FastifyInstance): { method: string; url: string }[] {
   const routes: { method: string; url: string }[] = [];
   server.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
+  return routes;
+}
 
-  const idTokens = await IdTokens.load(db);
-  const sessions = new SessionCache(bus);
-  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
-  const storage = new StorageService({
-    db,
-    dialect: database.dialect,
-    blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
-    bucket: config.storageBucket,
-    publicUrl: config.publicUrl,
-    quotaBytes: config.storageQuotaBytes,
-    uploadSessionTtlMs: config.storageUploadSessionTtlMs,
-  });
-  const presence = new PresenceService({
-    db,
-    changes: bus,
-    instanceId: newId(),
-    graceMs: config.presenceGraceMs,
-    log: server.log,
-  });
-  const rateLimitCounters = new RateLimitCounters({ db, dialect: database.dialect, log: server.log });
-  const loginFailures = new LoginFailureLimit({
-    counters: rateLimitCounters,
-    maxFailures: config.loginFailuresPerAccount,
-    log: server.log,
-  });
-  const auth = new AuthService({
-    db,
-    storage,
-    idTokens,
-    changes: bus,
-    sessions,
-    presence,
-    log: server.log,
-    loginFailures,
-  });
-  const projects = new ProjectsService({ db, changes: bus });
-  const reportPresenceError = (error: unknown) => server.log.error({ err: error }, 'presence update failed');
-  const hub = new LiveHub({
-    db,
-    bus,
-    sources: { ...baseLiveSources, projects: projectsLiveSource, comments: commentsLiveSource },
-    log: server.log,
+function createLiveHub(deps: {
+  config: Config;
+  database: DatabaseHandle;
+  bus: ChangeBus;
+  services: Services;
+  log: FastifyBaseLogger;
+}): LiveHub {
+  const { config, services, log } = deps;
+  const { presence } = services;
+  const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
+  return new LiveHub({
+    db: deps.database.db,
+    bus: deps.bus,
+    sources: {
+      users: usersLiveSource(services.users),
+      projects: projectsLiveSource,
+      comments: commentsLiveSource,
+    },
+    log,
     limits: {
       maxSubscriptionsPerSocket: config.liveMaxSubscriptionsPerSocket,
       maxSocketsPerSession: config.liveMaxSocketsPerSession,
@@ -164,9 +185,13 @@ export async function createApp(config: Config): Promise<DojoApp> {
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
     },
   });
+}
 
-  registerErrorHandler(server);
-  registerSecurityHeaders(server, config);
+async function registerPlugins(
+  server: FastifyInstance,
+  database: DatabaseHandle,
+  services: Services,
+): Promise<void> {
   await server.register(fastifyCookie);
   await server.register(fastifyMultipart, { throwFileSizeLimit: false });
   await server.register(fastifyRateLimit, {
@@ -175,24 +200,30 @@ export async function createApp(config: Config): Promise<DojoApp> {
     // through (logged) rather than refusing everyone (docs/decisions/009-shared-rate-limits.md).
     ...(database.dialect === 'postgres'
       ? {
-          store: createSharedRateLimitStore({ counters: rateLimitCounters, log: server.log }),
+          store: createSharedRateLimitStore({ counters: services.rateLimitCounters, log: server.log }),
           skipOnError: true,
         }
       : {}),
   });
+}
 
-  // CSRF: a page on another site may make no state-changing request (login and signup included), on any
-  // path however it is spelled. The one exception is a storage route called without the session cookie:
-  // the storage SDK calls it cross-origin with an id token, which no other site's page holds
-  // (docs/decisions/010-cross-site-requests-and-proxies.md).
+/**
+ * CSRF: a page on another site may make no state-changing request (login and signup included), on any
+ * path however it is spelled. The one exception is a storage route called without the session cookie:
+ * the storage SDK calls it cross-origin with an id token, which no other site's page holds
+ * (docs/decisions/010-cross-site-requests-and-proxies.md).
+ */
+function refuseCrossSiteWrites(server: FastifyInstance, publicUrl: string | undefined): void {
   server.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !isCrossSiteRequest(request.headers, config.publicUrl)) return;
+    if (SAFE_METHODS.has(request.method) || !isCrossSiteRequest(request.headers, publicUrl)) return;
     const tokenOnlyStorageCall =
       request.routeOptions.url?.startsWith(STORAGE_ROUTE_PREFIX) === true &&
       request.cookies[SESSION_COOKIE] === undefined;
     if (!tokenOnlyStorageCall) throw new AppError('forbidden', messages.crossOrigin);
   });
+}
 
+function guardRequestBodies(server: FastifyInstance, config: Config): void {
   // Storage bodies (/v0) are streams of any length: no total deadline, only the idle timeout.
   server.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url?.startsWith('/v0/'))
@@ -202,16 +233,27 @@ export async function createApp(config: Config): Promise<DojoApp> {
     settleUnreadBody(request, reply);
     return payload;
   });
+}
 
-  // Acknowledged means durable: no answer to a request that may have written leaves before its commit is
-  // on disk (a group sync of SQLite's WAL; immediate on PostgreSQL). docs/decisions/014-durability.md.
+/**
+ * Acknowledged means durable: no answer to a request that may have written leaves before its commit is
+ * on disk (a group sync of SQLite's WAL; immediate on PostgreSQL). docs/decisions/014-durability.md.
+ */
+function answerOnlyWhenDurable(server: FastifyInstance, database: DatabaseHandle): void {
   server.addHook('onSend', async (request, _reply, payload) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
       await database.durable();
     }
     return payload;
   });
+}
 
+function registerApiRoutes(
+  server: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+  { auth, viewers, users, projects, storage, appCheck }: Services,
+): void {
   const openApi = buildOpenApiDocument(
     [
       ...authRouteDocs,
@@ -226,7 +268,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   server.get('/api/openapi.json', async () => openApi);
 
   server.get('/api/health', async () => {
-    await sql`select 1`.execute(db);
+    await pingDatabase(database.db);
     return { status: 'ok', database: database.dialect };
   });
   registerAuthRoutes(server, {
@@ -235,23 +277,26 @@ export async function createApp(config: Config): Promise<DojoApp> {
     rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
   });
-  registerUsersRoutes(server, { db, viewers });
+  registerUsersRoutes(server, { users, viewers });
   registerProjectsRoutes(server, {
     projects,
     viewers,
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
-  registerStorageRoutes(server, { storage, viewers, appCheck: new HmacAppCheckTokens(db), config });
+  registerStorageRoutes(server, { storage, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
-  const liveUpgrades = acceptLiveUpgrades({
-    server: server.server,
-    hub,
-    resolveViewer: (request) =>
-      viewers.viewerOfHeaders(request.headers, server.parseCookie(request.headers.cookie ?? '')),
-    log: server.log,
-  });
-  await registerWebApp(server, config.webRoot);
+}
 
+/** Start the presence sweep when ready; on close, end live sockets, then the bus, then the database. */
+function registerLifecycle(
+  server: FastifyInstance,
+  deps: {
+    database: DatabaseHandle;
+    bus: ChangeBus;
+    presence: Services['presence'];
+    stopLive: () => void;
+  },
+): void {
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
   // close() began would otherwise hold the process open until their keep-alive timeout.
   let closing = false;
@@ -259,28 +304,14 @@ export async function createApp(config: Config): Promise<DojoApp> {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
-  server.addHook('onReady', async () => presence.start());
+  server.addHook('onReady', async () => deps.presence.start());
   server.addHook('preClose', async () => {
     closing = true;
-    liveUpgrades.stop();
-    hub.close();
-    await presence.stop();
+    deps.stopLive();
+    await deps.presence.stop();
   });
   server.addHook('onClose', async () => {
-    await bus.close();
-    await database.close();
+    await deps.bus.close();
+    await deps.database.close();
   });
-
-  return {
-    server,
-    config,
-    async listen() {
-      await server.listen({ port: config.port, host: config.host });
-      const { port } = server.server.address() as AddressInfo;
-      const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-      return `http://${host}:${port}`;
-    },
-    registeredRoutes: () => [...routes],
-    close: () => server.close(),
-  };
 }

@@ -1,13 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import {
+  checkThumbnail,
+  IMAGE_SNIFF_BYTES,
+  LoginSchema,
   messages,
   SIGNUP_BODY_MAX_BYTES,
+  SignupFieldsSchema,
   THUMBNAIL_MAX_BYTES,
   type AuthResult,
+  type FieldErrors,
   type SessionState,
 } from '../../common';
-import { AppError, forbidden, unauthenticated } from '../http/app-error';
+import { AppError, forbidden, invalidArgument, unauthenticated } from '../shared/app-error';
+import { fieldErrorsOf, parseInput } from '../shared/validate';
 import { refuseDeclaredBodyOver } from '../http/request-body';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
@@ -41,12 +47,12 @@ export function registerAuthRoutes(
   };
 
   app.post('/api/auth/signup', { config: { rateLimit } }, async (request, reply) => {
-    const signedIn = await auth.signUp(await readSignupForm(request));
+    const signedIn = await auth.signUp(parseSignupForm(await readSignupForm(request)));
     return sendSignedIn(request, reply.status(201), signedIn);
   });
 
   app.post('/api/auth/login', { config: { rateLimit } }, async (request, reply) => {
-    return sendSignedIn(request, reply, await auth.logIn(request.body));
+    return sendSignedIn(request, reply, await auth.logIn(parseInput(LoginSchema, request.body)));
   });
 
   // Idempotent: logging out without a session still clears the cookie and succeeds.
@@ -71,11 +77,30 @@ export function registerAuthRoutes(
   });
 }
 
+/** The signup form as read, before any check. */
+interface SignupForm {
+  fields: Record<string, unknown>;
+  thumbnail: { bytes: Buffer; fileName: string | undefined; tooLarge: boolean } | undefined;
+}
+
+/** Checks every field and the thumbnail at once, so one 400 names every problem the form shows. */
+function parseSignupForm({ fields, thumbnail }: SignupForm): SignupInput {
+  const parsed = SignupFieldsSchema.safeParse(fields);
+  const problems: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const thumbnailProblem = checkThumbnail({
+    size: thumbnail ? (thumbnail.tooLarge ? Number.MAX_SAFE_INTEGER : thumbnail.bytes.length) : undefined,
+    head: thumbnail?.bytes.subarray(0, IMAGE_SNIFF_BYTES),
+  });
+  if (thumbnailProblem) problems.thumbnail = thumbnailProblem;
+  if (!parsed.success || !thumbnail || thumbnailProblem) throw invalidArgument(problems);
+  return { fields: parsed.data, thumbnail: { bytes: thumbnail.bytes, fileName: thumbnail.fileName } };
+}
+
 /**
  * Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. A form that
  * declares more bytes than the largest valid one is refused before it is read.
  */
-async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
+async function readSignupForm(request: FastifyRequest): Promise<SignupForm> {
   refuseDeclaredBodyOver(
     request,
     SIGNUP_BODY_MAX_BYTES,
@@ -85,7 +110,7 @@ async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
       }),
   );
   const fields: Record<string, unknown> = {};
-  let thumbnail: SignupInput['thumbnail'];
+  let thumbnail: SignupForm['thumbnail'];
   const parts = request.parts({
     limits: { fileSize: THUMBNAIL_MAX_BYTES + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
   });
@@ -110,7 +135,7 @@ async function readSignupForm(request: FastifyRequest): Promise<SignupInput> {
   return { fields, thumbnail: thumbnail && thumbnail.bytes.length > 0 ? thumbnail : undefined };
 }
 
-async function readFilePart(part: MultipartFile): Promise<NonNullable<SignupInput['thumbnail']>> {
+async function readFilePart(part: MultipartFile): Promise<NonNullable<SignupForm['thumbnail']>> {
   const chunks: Buffer[] = [];
   for await (const chunk of part.file) chunks.push(chunk as Buffer);
   return { bytes: Buffer.concat(chunks), fileName: part.filename, tooLarge: part.file.truncated };

@@ -1,26 +1,23 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import type { Kysely } from 'kysely';
 import {
-  checkThumbnail,
   IMAGE_SNIFF_BYTES,
-  LoginSchema,
   messages,
-  nameSearchKey,
   sniffRasterImage,
-  SignupFieldsSchema,
   type AuthUser,
-  type FieldErrors,
+  type LoginInput,
+  type SignupFields,
 } from '../../common';
 import type { Database } from '../db/schema';
 import type { PresenceService } from '../presence/presence-service';
-import { isUniqueViolation, nowIso } from '../db/database';
-import { AppError, invalidArgument } from '../http/app-error';
-import { fieldErrorsOf } from '../http/validate';
+import { isUniqueViolation } from '../db/database';
+import { nowIso } from '../shared/time';
+import { AppError } from '../shared/app-error';
 import type { ChangeBus } from '../live/change-bus';
 import { safeFileName } from '../storage/object-names';
 import type { StorageService } from '../storage/storage-service';
 import { newId, newSecretToken } from '../shared/ids';
-import { findUserByEmailKey, toUserProfile } from '../users/users-repository';
+import { findUserByEmailKey, insertUser, toUserProfile } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
@@ -31,9 +28,10 @@ import { faultOf } from '../db/fault-errors';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** A signup form that passed its checks (`parseSignupForm` in auth-routes.ts): valid fields, a raster image. */
 export interface SignupInput {
-  fields: Record<string, unknown>;
-  thumbnail: { bytes: Buffer; fileName: string | undefined; tooLarge: boolean } | undefined;
+  fields: SignupFields;
+  thumbnail: { bytes: Buffer; fileName: string | undefined };
 }
 
 export interface SignedIn {
@@ -51,7 +49,7 @@ interface Deps {
   changes: ChangeBus;
   /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */
   sessions: SessionCache;
-  log: FastifyBaseLogger;
+  log: Logger;
   loginFailures: LoginFailureLimit;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
@@ -66,16 +64,7 @@ export class AuthService {
    * the staged bytes are removed if anything fails.
    */
   async signUp({ fields, thumbnail }: SignupInput): Promise<SignedIn> {
-    const parsed = SignupFieldsSchema.safeParse(fields);
-    const problems: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-    const thumbnailProblem = checkThumbnail({
-      size: thumbnail ? (thumbnail.tooLarge ? Number.MAX_SAFE_INTEGER : thumbnail.bytes.length) : undefined,
-      head: thumbnail?.bytes.subarray(0, IMAGE_SNIFF_BYTES),
-    });
-    if (thumbnailProblem) problems.thumbnail = thumbnailProblem;
-    if (!parsed.success || !thumbnail || thumbnailProblem) throw invalidArgument(problems);
-
-    const { email, password, displayName } = parsed.data;
+    const { email, password, displayName } = fields;
     const emailKey = email.toLowerCase();
     const { db, storage } = this.deps;
     if (await findUserByEmailKey(db, emailKey)) throw emailInUse();
@@ -101,21 +90,7 @@ export class AuthService {
           ownerUid: uid,
         });
         const photoURL = storage.downloadUrl(row);
-        await trx
-          .insertInto('users')
-          .values({
-            id: uid,
-            email,
-            email_key: emailKey,
-            password_hash: passwordHash,
-            display_name: displayName,
-            search_name: nameSearchKey(displayName),
-            photo_url: photoURL,
-            online: 1,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await insertUser(trx, { id: uid, email, emailKey, passwordHash, displayName, photoURL, now });
         await insertSession(trx, {
           tokenHash: hashSessionToken(sessionToken),
           userId: uid,
@@ -136,15 +111,13 @@ export class AuthService {
     }
   }
 
-  async logIn(input: unknown): Promise<SignedIn> {
-    const parsed = LoginSchema.safeParse(input ?? {});
-    if (!parsed.success) throw invalidArgument(fieldErrorsOf(parsed.error));
+  async logIn(input: LoginInput): Promise<SignedIn> {
     const { db } = this.deps;
-    const emailKey = parsed.data.email.toLowerCase();
+    const emailKey = input.email.toLowerCase();
     const attempt = await this.deps.loginFailures.begin(emailKey);
     const user = await findUserByEmailKey(db, emailKey);
     // Same work whether or not the email exists, and the same answer: never say which was wrong.
-    const matches = await verifyPassword(parsed.data.password, user?.password_hash ?? (await getDecoyHash()));
+    const matches = await verifyPassword(input.password, user?.password_hash ?? (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
     await attempt.succeeded();
 

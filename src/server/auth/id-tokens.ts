@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { getOrCreateSecretKey } from '../db/settings-repository';
 
 const KEY_SETTING = 'id_token_hmac_key';
 const ISSUER = 'the-dojo';
@@ -26,17 +26,7 @@ export class IdTokens {
   private constructor(private readonly key: Uint8Array) {}
 
   static async load(db: Kysely<Database>): Promise<IdTokens> {
-    await db
-      .insertInto('settings')
-      .values({ key: KEY_SETTING, value: randomBytes(32).toString('base64url') })
-      .onConflict((conflict) => conflict.column('key').doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', KEY_SETTING)
-      .executeTakeFirstOrThrow();
-    return new IdTokens(Buffer.from(row.value, 'base64url'));
+    return new IdTokens(await getOrCreateSecretKey(db, KEY_SETTING));
   }
 
   async sign({ uid, sessionHash }: IdTokenClaims): Promise<string> {

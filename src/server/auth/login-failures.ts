@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import { LOGIN_FAILURE_WINDOW_MS, messages } from '../../common';
-import { tooManyRequests } from '../http/app-error';
-import type { RateLimitCounters } from '../http/rate-limit-counters';
+import { tooManyRequests } from '../shared/app-error';
+import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 
 /** A login attempt counted against its account; `succeeded()` takes it back. */
 export interface LoginAttempt {
@@ -19,9 +19,7 @@ export interface LoginAttempt {
  * be written the attempt goes ahead, logged, as with the per-address limit (decision 009).
  */
 export class LoginFailureLimit {
-  constructor(
-    private readonly deps: { counters: RateLimitCounters; maxFailures: number; log: FastifyBaseLogger },
-  ) {}
+  constructor(private readonly deps: { counters: RateLimitCounters; maxFailures: number; log: Logger }) {}
 
   async begin(emailKey: string): Promise<LoginAttempt> {
     // Hashed: the table is shared bookkeeping and need not list who is being attacked.

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { faultOf } from '../db/fault-errors';
-import { AppError } from './app-error';
+import { AppError } from '../shared/app-error';
 
 /** The API's error body (ErrorBody in src/common). */
 export function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {

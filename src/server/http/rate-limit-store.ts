@@ -4,7 +4,7 @@ import type {
   FastifyRateLimitStoreCtor,
 } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RateLimitCounters } from './rate-limit-counters';
+import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 
 export interface SharedRateLimitStoreDeps {
   counters: RateLimitCounters;

@@ -7,19 +7,20 @@ import {
   LIVE_CLOSE_CODES,
   LiveClientMessageSchema,
   messages,
-  nameSearchKey,
-  type LiveChange,
   type LiveCollection,
   type LiveDoc,
   type LiveServerMessage,
   type LiveTarget,
-  type LiveWhere,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { AppError } from '../http/app-error';
-import type { Change, ChangeBus, FilterableFields } from './change-bus';
+import { AppError } from '../shared/app-error';
+import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
+import { matchesWhere } from './matches-where';
+import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
+import { SharedViewers } from './shared-viewers';
+import { SocketCounts } from './socket-counts';
 
 /** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -33,19 +34,6 @@ const CLOSE_HANDSHAKE_MS = 1000;
 const QUEUE_SLICE_MS = 5;
 /** `ws` sends a Buffer as a binary message unless told otherwise; the protocol's messages are text. */
 const TEXT_FRAME = { binary: false } as const;
-
-/** How many sockets each session and each user holds on this instance. */
-class SocketCounts {
-  private readonly counts = new Map<string, number>();
-  get(key: string): number {
-    return this.counts.get(key) ?? 0;
-  }
-  add(key: string, delta: number): void {
-    const next = this.get(key) + delta;
-    if (next > 0) this.counts.set(key, next);
-    else this.counts.delete(key);
-  }
-}
 
 export interface LiveLimits {
   maxSubscriptionsPerSocket: number;
@@ -81,97 +69,10 @@ interface Group {
   state: ResultState;
 }
 
-/** A result as sent: ids in order, and each doc's JSON to tell modified from unchanged. */
-interface ResultState {
-  order: string[];
-  json: Map<string, string>;
-  /** The docs as one JSON array, built once for every snapshot served from this state. */
-  docsJson?: string;
-}
-
-const snapshotMessage = (id: string, state: ResultState): string => {
-  state.docsJson ??= `[${state.order.map((docId) => state.json.get(docId)).join(',')}]`;
-  return `{"type":"snapshot","id":${JSON.stringify(id)},"docs":${state.docsJson}}`;
-};
-
-const resultStateOf = (docs: LiveDoc[], json: string[]): ResultState => ({
-  order: docs.map((doc) => doc.id),
-  json: new Map(docs.map((doc, index) => [doc.id, json[index] ?? ''])),
-});
-
-/** The changes that turn `previous` into `docs`, in the protocol's form. */
-function diffOf(previous: ResultState, docs: LiveDoc[], json: string[]): LiveChange[] {
-  const changes: LiveChange[] = [];
-  const nextIds = new Set(docs.map((doc) => doc.id));
-  for (const id of previous.order) {
-    if (!nextIds.has(id)) changes.push({ type: 'removed', doc: { id } });
-  }
-  docs.forEach((doc, index) => {
-    const before = previous.json.get(doc.id);
-    if (before === undefined) changes.push({ type: 'added', doc, newIndex: index });
-    else if (before !== json[index]) changes.push({ type: 'modified', doc, newIndex: index });
-  });
-  return changes;
-}
-
-/** A `changes` message around an already serialized change list (same shape as `send` would produce). */
-const changesMessage = (id: string, changesJson: string): string =>
-  `{"type":"changes","id":${JSON.stringify(id)},"changes":${changesJson}}`;
-
-/** Whether a document satisfies a query's filters (ignoring order and limit). */
-function matchesWhere(doc: LiveDoc | FilterableFields, where: LiveWhere[] | undefined): boolean {
-  return (where ?? []).every((clause) => {
-    const value = doc[clause.field];
-    switch (clause.op) {
-      case '==':
-        return value === clause.value;
-      case 'array-contains':
-        return Array.isArray(value) && value.includes(clause.value);
-      case 'contains-text':
-        return (
-          typeof value === 'string' && nameSearchKey(value).includes(nameSearchKey(String(clause.value)))
-        );
-    }
-  });
-}
-
 /** A protocol error on one socket (bad frame, oversized message) ends that socket only. */
 function terminateOnError(this: WebSocket): void {
   this.terminate();
 }
-
-/**
- * One Viewer object per session for all of its open sockets (a user with many tabs, or many users
- * behind one session in tests and benchmarks), instead of a copy of the same strings per socket.
- */
-class SharedViewers {
-  private readonly bySession = new Map<string, { viewer: Viewer; sockets: number }>();
-
-  acquire(viewer: Viewer): Viewer {
-    const entry = this.bySession.get(viewer.sessionHash);
-    if (entry && sameViewer(entry.viewer, viewer)) {
-      entry.sockets += 1;
-      return entry.viewer;
-    }
-    // A session whose profile changed since its other sockets opened keeps those on the old copy.
-    if (!entry) this.bySession.set(viewer.sessionHash, { viewer, sockets: 1 });
-    return viewer;
-  }
-
-  release(viewer: Viewer): void {
-    const entry = this.bySession.get(viewer.sessionHash);
-    if (entry?.viewer !== viewer) return;
-    entry.sockets -= 1;
-    if (entry.sockets === 0) this.bySession.delete(viewer.sessionHash);
-  }
-}
-
-const sameViewer = (a: Viewer, b: Viewer): boolean =>
-  a.uid === b.uid &&
-  a.email === b.email &&
-  a.displayName === b.displayName &&
-  a.photoURL === b.photoURL &&
-  a.viaToken === b.viaToken;
 
 export interface LiveHubEvents {
   onConnectionOpened?(viewer: Viewer): void;

@@ -1,8 +1,18 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { nowIso } from '../db/database';
+import { nowIso } from '../shared/time';
+import {
+  deleteLivePresenceOfSession,
+  deleteLivePresenceSeenBefore,
+  hasFreshLivePresence,
+  markStaleUsersOffline,
+  markUserOffline,
+  markUserOnline,
+  touchLivePresence,
+  upsertLivePresence,
+} from './presence-repository';
 import type { ChangeBus } from '../live/change-bus';
 
 /**
@@ -23,7 +33,7 @@ export class PresenceService {
       changes: ChangeBus;
       instanceId: string;
       graceMs: number;
-      log: FastifyBaseLogger;
+      log: Logger;
     },
   ) {
     this.freshMs = Math.floor(deps.graceMs / 2);
@@ -51,19 +61,12 @@ export class PresenceService {
     }
     this.localSessions.set(viewer.sessionHash, { userId: viewer.uid, sockets: 1 });
     const now = nowIso();
-    const { db } = this.deps;
-    await db
-      .insertInto('live_presence')
-      .values({
-        instance_id: this.deps.instanceId,
-        session_hash: viewer.sessionHash,
-        user_id: viewer.uid,
-        last_seen_at: now,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['instance_id', 'session_hash']).doUpdateSet({ last_seen_at: now }),
-      )
-      .execute();
+    await upsertLivePresence(this.deps.db, {
+      instanceId: this.deps.instanceId,
+      sessionHash: viewer.sessionHash,
+      userId: viewer.uid,
+      now,
+    });
     await this.markOnline(viewer.uid, now);
   }
 
@@ -74,21 +77,12 @@ export class PresenceService {
     local.sockets -= 1;
     if (local.sockets > 0) return;
     this.localSessions.delete(viewer.sessionHash);
-    await this.deps.db
-      .updateTable('live_presence')
-      .set({ last_seen_at: nowIso() })
-      .where('instance_id', '=', this.deps.instanceId)
-      .where('session_hash', '=', viewer.sessionHash)
-      .execute();
+    await touchLivePresence(this.deps.db, this.deps.instanceId, [viewer.sessionHash], nowIso());
   }
 
   /** Marks the user online (login, first socket); publishes only when that changes anything. */
   async markOnline(userId: string, now = nowIso()): Promise<void> {
-    const { db } = this.deps;
-    const before = await db.selectFrom('users').select('online').where('id', '=', userId).executeTakeFirst();
-    // updated_at is touched even when already online: it protects a fresh login from the sweep.
-    await db.updateTable('users').set({ online: 1, updated_at: now }).where('id', '=', userId).execute();
-    if (before && before.online !== 1)
+    if (await markUserOnline(this.deps.db, userId, now))
       await this.deps.changes.publish([{ collection: 'users', id: userId, scope: 'presence' }]);
   }
 
@@ -99,22 +93,10 @@ export class PresenceService {
   async sessionEnded(viewer: Viewer): Promise<void> {
     const { db } = this.deps;
     this.localSessions.delete(viewer.sessionHash);
-    await db.deleteFrom('live_presence').where('session_hash', '=', viewer.sessionHash).execute();
-    const stillConnected = await db
-      .selectFrom('live_presence')
-      .select('user_id')
-      .where('user_id', '=', viewer.uid)
-      .where('last_seen_at', '>=', new Date(Date.now() - this.freshMs).toISOString())
-      .executeTakeFirst();
-    if (stillConnected) return;
-    const changed = await db
-      .updateTable('users')
-      .set({ online: 0, updated_at: nowIso() })
-      .where('id', '=', viewer.uid)
-      .where('online', '=', 1)
-      .returning('id')
-      .execute();
-    if (changed.length > 0)
+    await deleteLivePresenceOfSession(db, viewer.sessionHash);
+    const freshSince = new Date(Date.now() - this.freshMs).toISOString();
+    if (await hasFreshLivePresence(db, viewer.uid, freshSince)) return;
+    if (await markUserOffline(db, viewer.uid, nowIso()))
       await this.deps.changes.publish([{ collection: 'users', id: viewer.uid, scope: 'presence' }]);
   }
 
@@ -122,43 +104,14 @@ export class PresenceService {
   async tick(): Promise<void> {
     const { db, instanceId } = this.deps;
     const now = Date.now();
-    const sessions = [...this.localSessions.keys()];
-    // Chunked: both engines cap the number of bound parameters per statement.
-    for (let start = 0; start < sessions.length; start += 500) {
-      await db
-        .updateTable('live_presence')
-        .set({ last_seen_at: new Date(now).toISOString() })
-        .where('instance_id', '=', instanceId)
-        .where('session_hash', 'in', sessions.slice(start, start + 500))
-        .execute();
-    }
+    await touchLivePresence(db, instanceId, [...this.localSessions.keys()], new Date(now).toISOString());
     const freshSince = new Date(now - this.freshMs).toISOString();
-    const gone = await db
-      .updateTable('users')
-      .set({ online: 0, updated_at: new Date(now).toISOString() })
-      .where('online', '=', 1)
-      .where('updated_at', '<', freshSince)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('live_presence')
-              .select('live_presence.user_id')
-              .whereRef('live_presence.user_id', '=', 'users.id')
-              .where('live_presence.last_seen_at', '>=', freshSince),
-          ),
-        ),
-      )
-      .returning('id')
-      .execute();
+    const gone = await markStaleUsersOffline(db, freshSince, new Date(now).toISOString());
     // Rows stale for a whole grace period belong to closed tabs or dead instances.
-    await db
-      .deleteFrom('live_presence')
-      .where('last_seen_at', '<', new Date(now - this.deps.graceMs * 2).toISOString())
-      .execute();
+    await deleteLivePresenceSeenBefore(db, new Date(now - this.deps.graceMs * 2).toISOString());
     if (gone.length > 0)
       await this.deps.changes.publish(
-        gone.map(({ id }) => ({ collection: 'users' as const, id, scope: 'presence' as const })),
+        gone.map((id) => ({ collection: 'users' as const, id, scope: 'presence' as const })),
       );
   }
 }

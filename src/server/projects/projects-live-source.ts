@@ -1,5 +1,5 @@
 import { COMMENTS_PAGE_MAX, COMMENTS_PAGE_SIZE, messages, type LiveQuery } from '../../common';
-import { invalidArgument } from '../http/app-error';
+import { invalidArgument } from '../shared/app-error';
 import type { LiveSource } from '../live/live-sources';
 import {
   getComment,

@@ -9,7 +9,7 @@ import {
   type Project,
 } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../http/validate';
+import { parseInput } from '../shared/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import type { ProjectsService } from './projects-service';
 

@@ -9,9 +9,9 @@ import {
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { nowIso } from '../db/database';
-import { forbidden, invalidArgument, notFound } from '../http/app-error';
-import { parseInput } from '../http/validate';
+import { nowIso } from '../shared/time';
+import { forbidden, invalidArgument, notFound } from '../shared/app-error';
+import { parseInput } from '../shared/validate';
 import type { ChangeBus } from '../live/change-bus';
 import { newId } from '../shared/ids';
 import { ProjectCache } from './project-cache';

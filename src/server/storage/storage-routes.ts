@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../common';
-import { AppError } from '../http/app-error';
+import { AppError } from '../shared/app-error';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
 import { perUserRateLimit } from '../http/write-rate-limit';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database';
-import { nowIso } from '../db/database';
+import { nowIso } from '../shared/time';
 import type { Database, StorageUploadStatus } from '../db/schema';
 import { newId } from '../shared/ids';
 import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';

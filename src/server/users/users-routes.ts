@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import type { Database } from '../db/schema';
-import { parseInput } from '../http/validate';
-import { nameContains, selectUserProfiles, toUserProfile } from './users-repository';
+import { parseInput } from '../shared/validate';
+import type { UsersService } from './users-service';
 
 /** A team of any size answers in pages: the first `limit` by name, narrowed by `search`. */
 export const UsersQuerySchema = z.object({
@@ -15,14 +13,17 @@ export const UsersQuerySchema = z.object({
 
 export function registerUsersRoutes(
   app: FastifyInstance,
-  deps: { db: Kysely<Database>; viewers: ViewerResolver },
+  deps: { users: UsersService; viewers: ViewerResolver },
 ): void {
   app.get('/api/users', async (request): Promise<{ users: UserProfile[] }> => {
-    await deps.viewers.requireViewer(request);
+    const viewer = await deps.viewers.requireViewer(request);
     const query = parseInput(UsersQuerySchema, request.query);
-    let select = selectUserProfiles(deps.db);
-    if (query.search?.trim()) select = select.where(nameContains(query.search.trim()));
-    const rows = await select.orderBy('display_name').orderBy('id').limit(query.limit).execute();
-    return { users: rows.map(toUserProfile) };
+    const search = query.search?.trim();
+    const users = await deps.users.list(viewer, {
+      where: search ? [{ field: 'displayName', containsText: search }] : [],
+      orderBy: { field: 'displayName', direction: 'asc' },
+      limit: query.limit,
+    });
+    return { users };
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../shared/logger';
 import { sql, type RawBuilder, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database';
 import type { Database } from '../db/schema';
@@ -24,7 +24,7 @@ export class RateLimitCounters {
   private lastSweepAt = 0;
   private readonly now: RawBuilder<number>;
 
-  constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName; log: FastifyBaseLogger }) {
+  constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName; log: Logger }) {
     this.now = databaseNowMs[deps.dialect];
   }
 

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { Logger } from './shared/logger';
+import type { Kysely } from 'kysely';
+import { AuthService } from './auth/auth-service';
+import { IdTokens } from './auth/id-tokens';
+import { LoginFailureLimit } from './auth/login-failures';
+import { SessionCache } from './auth/session-cache';
+import { createViewerResolver, type ViewerResolver } from './auth/viewer';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db/database';
+import type { Database } from './db/schema';
+import type { ChangeBus } from './live/change-bus';
+import { PresenceService } from './presence/presence-service';
+import { ProjectsService } from './projects/projects-service';
+import { RateLimitCounters } from './rate-limits/rate-limits-repository';
+import { newId } from './shared/ids';
+import { HmacAppCheckTokens } from './storage/app-check';
+import { LocalDiskBlobStore } from './storage/blob-store';
+import { StorageService } from './storage/storage-service';
+import { UsersService } from './users/users-service';
+
+export interface ServiceDeps {
+  config: Config;
+  database: DatabaseHandle;
+  bus: ChangeBus;
+  log: Logger;
+  /** Replaces scrypt hashing at signup: only the data generator, which signs up thousands of accounts. */
+  hashPassword?: (password: string) => Promise<string>;
+  /** Where project writes go instead of `database.db`: only the data generator, which batches commits. */
+  projectsDb?: Kysely<Database>;
+}
+
+/** Every service of one server, wired once for the app, the data generator and tests alike. */
+export interface Services {
+  viewers: ViewerResolver;
+  sessions: SessionCache;
+  idTokens: IdTokens;
+  rateLimitCounters: RateLimitCounters;
+  storage: StorageService;
+  appCheck: HmacAppCheckTokens;
+  presence: PresenceService;
+  auth: AuthService;
+  users: UsersService;
+  projects: ProjectsService;
+}
+
+/** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
+export async function createServices({
+  config,
+  database,
+  bus,
+  log,
+  hashPassword,
+  projectsDb,
+}: ServiceDeps): Promise<Services> {
+  const { db, dialect } = database;
+  const idTokens = await IdTokens.load(db);
+  const sessions = new SessionCache(bus);
+  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
+  const storage = new StorageService({
+    db,
+    dialect,
+    blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
+    bucket: config.storageBucket,
+    publicUrl: config.publicUrl,
+    quotaBytes: config.storageQuotaBytes,
+    uploadSessionTtlMs: config.storageUploadSessionTtlMs,
+  });
+  const presence = new PresenceService({
+    db,
+    changes: bus,
+    instanceId: newId(),
+    graceMs: config.presenceGraceMs,
+    log,
+  });
+  const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
+  const loginFailures = new LoginFailureLimit({
+    counters: rateLimitCounters,
+    maxFailures: config.loginFailuresPerAccount,
+    log,
+  });
+  const auth = new AuthService({
+    db,
+    storage,
+    idTokens,
+    changes: bus,
+    sessions,
+    presence,
+    log,
+    loginFailures,
+    hashPassword,
+  });
+  return {
+    viewers,
+    sessions,
+    idTokens,
+    rateLimitCounters,
+    storage,
+    appCheck: new HmacAppCheckTokens(db),
+    presence,
+    auth,
+    users: new UsersService({ db }),
+    projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+  };
+}
