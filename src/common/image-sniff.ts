@@ -1,9 +1,9 @@
+import type { RasterImageType } from './storage-objects';
+
 /**
  * Raster image detection by magic bytes, shared by the signup form and the server so both judge a
  * thumbnail the same way. SVG is deliberately absent: it can carry script (docs/product-spec.md#flaw-13).
  */
-export type RasterImageType =
-  'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/bmp' | 'image/avif';
 
 /** Bytes needed from the start of a file to decide. */
 export const IMAGE_SNIFF_BYTES = 32;

@@ -9,4 +9,5 @@ export * from './live-protocol-schemas';
 export * from './messages';
 export * from './project-schemas';
 export * from './projects';
+export * from './storage-objects';
 export * from './users';

@@ -16,6 +16,12 @@ export const STORAGE_CHUNK_SIZE_CAP = 33_554_432;
 export const STORAGE_MAX_OPERATION_RETRY_MS = 120_000;
 export const STORAGE_MAX_UPLOAD_RETRY_MS = 600_000;
 export const STORAGE_LIST_MAX_RESULTS = 1000;
+/** Each writable metadata field (cacheControl, contentType, ...), in characters. */
+export const STORAGE_METADATA_FIELD_MAX_CHARS = 1024;
+/** A custom metadata key and value, in characters; all custom metadata together, as JSON, in bytes. */
+export const STORAGE_CUSTOM_METADATA_KEY_MAX_CHARS = 256;
+export const STORAGE_CUSTOM_METADATA_VALUE_MAX_CHARS = 4096;
+export const STORAGE_CUSTOM_METADATA_MAX_BYTES = 8 * 1024;
 /** Unfinished resumable uploads one user may hold at once (each reserves its declared size of the quota). */
 export const STORAGE_OPEN_UPLOADS_MAX = 20;
 /** The longest an unfinished resumable upload lives after its start (default of STORAGE_UPLOAD_TTL_MS). */

@@ -1,3 +1,4 @@
+import { STORAGE_DEFAULT_CONTENT_TYPE, type ObjectResource } from '../../common/storage-objects';
 import { lastComponent } from './path';
 import type { StorageReference } from './reference';
 
@@ -46,8 +47,11 @@ export interface FullMetadata {
   readonly ref?: StorageReference;
 }
 
-/** The object resource as the server sends it. */
-export type ObjectResource = Record<string, unknown>;
+/**
+ * An object resource as it arrives: the fields of the shared `ObjectResource`, each checked before use,
+ * since the bytes come from the network.
+ */
+type ReceivedResource = { readonly [Field in keyof ObjectResource]?: unknown };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -65,7 +69,7 @@ export function jsonObjectOrNull(text: string): Record<string, unknown> | null {
 }
 
 /** Maps an object resource to client metadata; `null` when the resource lacks a name or bucket. */
-export function metadataFromResource(resource: ObjectResource): FullMetadata | null {
+export function metadataFromResource(resource: ReceivedResource): FullMetadata | null {
   const fullPath = str(resource.name);
   const bucket = str(resource.bucket);
   if (fullPath === undefined || bucket === undefined) return null;
@@ -114,14 +118,12 @@ export function writableJson(
   });
 }
 
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
-
 /** The metadata an upload sends: the caller's, plus `name` and a content type that is always set. */
 export function uploadMetadataJson(
   fullPath: string,
   metadata: UploadMetadata | undefined,
   blobType: string,
 ): { json: string; contentType: string } {
-  const contentType = metadata?.contentType || blobType || DEFAULT_CONTENT_TYPE;
+  const contentType = metadata?.contentType || blobType || STORAGE_DEFAULT_CONTENT_TYPE;
   return { json: writableJson({ ...metadata, fullPath, contentType }), contentType };
 }

@@ -1,3 +1,4 @@
+import { UPLOAD_ID_PATTERN } from '../../common';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -71,7 +72,6 @@ export interface StoredEntry {
 }
 
 const BLOB_KEY = /^[0-9a-f]{32}$/;
-const UPLOAD_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 export class LocalDiskBlobStore implements BlobStore {
   private readonly blobsDir: string;
@@ -235,7 +235,7 @@ export class LocalDiskBlobStore implements BlobStore {
   async *listParts(): AsyncIterable<StoredEntry> {
     yield* entriesIn(this.partsDir, (name) => {
       const uploadId = name.endsWith('.part') ? name.slice(0, -'.part'.length) : '';
-      return UPLOAD_ID.test(uploadId) ? uploadId : undefined;
+      return UPLOAD_ID_PATTERN.test(uploadId) ? uploadId : undefined;
     });
   }
 
@@ -262,7 +262,7 @@ export class LocalDiskBlobStore implements BlobStore {
   }
 
   private partOf(uploadId: string): string {
-    if (!UPLOAD_ID.test(uploadId)) throw new Error('Invalid upload id');
+    if (!UPLOAD_ID_PATTERN.test(uploadId)) throw new Error('Invalid upload id');
     return path.join(this.partsDir, `${uploadId}.part`);
   }
 }

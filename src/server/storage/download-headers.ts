@@ -1,5 +1,5 @@
 import { mediaTypeEssence } from './metadata-rules';
-import { DEFAULT_CONTENT_TYPE } from './object-metadata';
+import { RASTER_IMAGE_TYPES, STORAGE_DEFAULT_CONTENT_TYPE as DEFAULT_CONTENT_TYPE } from '../../common';
 
 /**
  * What a download may do in a browser (decision 013): nothing uploaded ever runs as script, style or page
@@ -9,14 +9,7 @@ import { DEFAULT_CONTENT_TYPE } from './object-metadata';
  * <script>, worker, stylesheet or XSLT accepts. The sandbox CSP makes a page, should one render anyway,
  * run without scripts on an opaque origin.
  */
-const INLINE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/bmp',
-  'image/avif',
-]);
+const INLINE_TYPES: ReadonlySet<string> = new Set(RASTER_IMAGE_TYPES);
 
 const INERT_TYPES = new Set([
   ...INLINE_TYPES,

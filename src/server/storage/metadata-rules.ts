@@ -1,6 +1,6 @@
 import contentType from 'content-type';
 import { storageErrorTexts } from '../../common/storage-errors';
-import type { WritableMetadata } from './object-metadata';
+import type { WritableMetadata } from '../../common';
 import { storageErrors } from './storage-errors';
 
 /**

@@ -1,25 +1,10 @@
-import { z } from 'zod';
+import {
+  STORAGE_CUSTOM_METADATA_MAX_BYTES,
+  WritableMetadataSchema,
+  type WritableMetadata,
+} from '../../common';
 import { requireHeaderSafeMetadata } from './metadata-rules';
 import { storageErrors } from './storage-errors';
-
-/**
- * The writable metadata a client sends (docs/storage-protocol.md#32-writable-metadata) in upload bodies and PATCH. Unknown
- * keys are ignored, and so is `name` (the object's name comes from the URL).
- */
-const FieldSchema = z.string().max(1024).nullable().optional();
-const CustomValueSchema = z.union([z.string().max(4096), z.number(), z.boolean(), z.null()]);
-
-export const WritableMetadataSchema = z.object({
-  name: z.unknown().optional(),
-  md5Hash: z.string().max(64).nullable().optional(),
-  cacheControl: FieldSchema,
-  contentDisposition: FieldSchema,
-  contentEncoding: FieldSchema,
-  contentLanguage: FieldSchema,
-  contentType: FieldSchema,
-  metadata: z.record(z.string().min(1).max(256), CustomValueSchema).nullable().optional(),
-});
-export type WritableMetadata = z.infer<typeof WritableMetadataSchema>;
 
 /** The metadata columns of an object row that clients may set. */
 export interface MetadataFields {
@@ -31,11 +16,8 @@ export interface MetadataFields {
   customMetadata: Record<string, string> | null;
 }
 
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
-
 /** Production keeps download tokens in this custom key; here tokens are always ours, never chosen. */
 const DOWNLOAD_TOKENS_KEY = 'firebaseStorageDownloadTokens';
-const CUSTOM_METADATA_MAX_BYTES = 8 * 1024;
 
 /** Parses a JSON body of writable metadata; an empty body is `{}`. 400 when it is not valid. */
 export function parseWritableMetadata(body: Buffer): WritableMetadata {
@@ -81,7 +63,7 @@ export function applyMetadata(current: MetadataFields, write: WritableMetadata):
     }
     next.customMetadata = merged.size > 0 ? Object.fromEntries(merged) : null;
   }
-  if (next.customMetadata && JSON.stringify(next.customMetadata).length > CUSTOM_METADATA_MAX_BYTES) {
+  if (next.customMetadata && JSON.stringify(next.customMetadata).length > STORAGE_CUSTOM_METADATA_MAX_BYTES) {
     throw storageErrors.invalidArgument('The custom metadata is too large.');
   }
   return next;

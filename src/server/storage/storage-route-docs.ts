@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ObjectResourceSchema, WritableMetadataSchema } from '../../common';
 import type { RouteDoc } from '../http/api-docs';
 
 const tag = 'Storage';
@@ -11,33 +12,6 @@ const ObjectParams = z.object({
     .meta({ description: 'The full object path as ONE percent-encoded segment (`/` → `%2F`)' }),
 });
 const BucketParams = z.object({ bucket: z.string() });
-
-const ObjectResourceSchema = z.object({
-  name: z.string(),
-  bucket: z.string(),
-  generation: z.string(),
-  metageneration: z.string(),
-  size: z.string(),
-  timeCreated: z.string(),
-  updated: z.string(),
-  md5Hash: z.string(),
-  contentType: z.string(),
-  contentEncoding: z.string(),
-  contentDisposition: z.string(),
-  cacheControl: z.string().optional(),
-  contentLanguage: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
-  downloadTokens: z.string().meta({ description: 'Comma-separated download tokens' }),
-});
-
-const WritableMetadataSchema = z.object({
-  cacheControl: z.string().nullable().optional(),
-  contentDisposition: z.string().nullable().optional(),
-  contentEncoding: z.string().nullable().optional(),
-  contentLanguage: z.string().nullable().optional(),
-  contentType: z.string().nullable().optional(),
-  metadata: z.record(z.string(), z.string().nullable()).nullable().optional(),
-});
 
 const unauthenticated = {
   status: 401,

@@ -4,19 +4,18 @@ import type { DialectName } from '../db/database';
 import { nowIso } from '../shared/time';
 import type { Database, StorageUploadStatus } from '../db/schema';
 import { newId } from '../shared/ids';
-import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';
+import {
+  STORAGE_DEFAULT_CONTENT_TYPE as DEFAULT_CONTENT_TYPE,
+  STORAGE_OPEN_UPLOADS_MAX,
+  UPLOAD_ID_PATTERN,
+  type ObjectResource,
+  type WritableMetadata,
+} from '../../common';
 import type { BlobStore, StoredBlob, StoredEntry } from './blob-store';
 import { limitBytes, skipBytes } from './byte-streams';
 import { KeyedMutex } from './keyed-mutex';
 import { readMultipartRelated } from './multipart-related';
-import {
-  applyMetadata,
-  DEFAULT_CONTENT_TYPE,
-  EMPTY_METADATA,
-  parseWritableMetadata,
-  type MetadataFields,
-  type WritableMetadata,
-} from './object-metadata';
+import { applyMetadata, EMPTY_METADATA, parseWritableMetadata, type MetadataFields } from './object-metadata';
 import { listPage, type ListPage, type ListRequest } from './object-listing';
 import { isValidObjectName } from './object-names';
 import {
@@ -45,26 +44,6 @@ import {
   type UploadRow,
   existingUploadIds,
 } from './uploads-repository';
-
-export interface ObjectResource {
-  name: string;
-  bucket: string;
-  generation: string;
-  metageneration: string;
-  size: string;
-  timeCreated: string;
-  updated: string;
-  md5Hash: string;
-  contentType: string;
-  contentEncoding: string;
-  contentDisposition: string;
-  cacheControl?: string;
-  contentLanguage?: string;
-  metadata?: Record<string, string>;
-  downloadTokens: string;
-  storageClass: string;
-  etag: string;
-}
 
 export interface NewObject {
   bucket: string;
@@ -405,7 +384,7 @@ export class StorageService {
     name: string | undefined;
     uploadId: string;
   }): Promise<UploadRow> {
-    const session = /^[A-Za-z0-9_-]{16,64}$/.test(input.uploadId)
+    const session = UPLOAD_ID_PATTERN.test(input.uploadId)
       ? await findUpload(this.deps.db, input.uploadId)
       : undefined;
     if (
