@@ -23,30 +23,14 @@ const config: KnipConfig = {
   ],
   ignoreIssues: {
     'src/sdk/storage/integration.testing.ts': ['exports'], // fastSleep, recordingFetch
-    'src/sdk/storage/metadata.ts': ['exports'], // DEFAULT_CONTENT_TYPE
-    'src/sdk/storage/operations.ts': ['exports'], // validateMaxResults
-    'src/sdk/storage/request.ts': ['exports'], // requestHeaders
     // sharedErrorHandler, objectErrorHandler, queryString, bucketUrl, objectUrl, chunkCommand
-    'src/sdk/storage/requests.ts': ['exports'],
     'src/sdk/storage/fake-server.testing.ts': ['types'], // Interception
-    'src/sdk/storage/upload-task.ts': ['types'], // TaskState (also re-exported by storage/index.ts)
-    'src/server/auth/session-cache.ts': ['exports'], // SESSION_CACHE_CAPACITY
-    'src/server/auth/sessions-repository.ts': ['exports'], // countSessionsOfUser
-    'src/server/db/statement-cache.ts': ['exports'], // STATEMENT_CACHE_CAPACITY
-    'src/server/db/wal-checkpointer.ts': ['exports'], // CHECKPOINT_INTERVAL_MS
-    'src/server/http/origin.ts': ['exports'], // isOwnOrigin
-    'src/server/http/request-body.ts': ['exports'], // declaredLength
-    'src/server/http/security-headers.ts': ['exports'], // helmetHeaders
     'src/server/storage/app-check.ts': ['exports'], // APP_CHECK_TOKEN_TTL_SECONDS
     'src/server/storage/download-headers.ts': ['exports'], // DOWNLOAD_CSP
     'src/server/storage/object-metadata.ts': ['exports'], // WritableMetadataSchema
     'src/server/storage/storage-service.ts': ['exports'], // ORPHAN_GRACE_MS
     'src/server/storage/testing/storage-http.ts': ['exports'], // DEFAULT_BUCKET
-    'src/server/users/users-repository.ts': ['exports'], // findUserById
-    'src/server/config.ts': ['types'], // TrustProxy
     // SessionsTable, SettingsTable, ProjectAssigneesTable, CommentsTable, LivePresenceTable, RateLimitsTable
-    'src/server/db/schema.ts': ['types'],
-    'src/server/http/api-docs.ts': ['types'], // DocumentedMethod, RouteAuth
     'src/server/storage/blob-store.ts': ['types'], // WrittenBlob
   },
 };

@@ -19,7 +19,7 @@ import {
 } from '../common';
 
 /** Fastify's `trustProxy`: trust nothing, or the proxies at these addresses, ranges and names. */
-export type TrustProxy = false | string[];
+type TrustProxy = false | string[];
 
 /** The names proxy-addr (Fastify's `trustProxy`) knows besides addresses and CIDR ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

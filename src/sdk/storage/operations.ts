@@ -94,7 +94,7 @@ export async function deleteObject(reference: StorageReference): Promise<void> {
 }
 
 /** Checks `maxResults` as firebase/storage does, plus: it must be an integer. */
-export function validateMaxResults(maxResults: number): void {
+function validateMaxResults(maxResults: number): void {
   if (Number.isNaN(maxResults) || maxResults < 1) {
     throw storageErrors.invalidArgument(storageErrorTexts.maxResultsTooSmall);
   }

@@ -54,7 +54,7 @@ function networkFailure(): StorageError {
 }
 
 /** The standard headers (§1.3), after the per-call ones. */
-export function requestHeaders(info: RequestInfo<unknown>, tokens: RequestTokens): Record<string, string> {
+function requestHeaders(info: RequestInfo<unknown>, tokens: RequestTokens): Record<string, string> {
   const headers = { ...info.headers };
   if (tokens.authToken) headers.Authorization = `Firebase ${tokens.authToken}`;
   headers['X-Firebase-Storage-Version'] = STORAGE_VERSION_HEADER;

@@ -19,7 +19,7 @@ import type { UploadBytes } from './upload-data';
 type ErrorHandler = RequestInfo<unknown>['errorHandler'];
 
 /** §8.2 for every call: 401 (App Check or user), 402, 403; anything else stays `unknown`. */
-export function sharedErrorHandler(location: Location): ErrorHandler {
+function sharedErrorHandler(location: Location): ErrorHandler {
   return (answer, error) => {
     let mapped: StorageError;
     if (answer.status === 401) {
@@ -40,7 +40,7 @@ export function sharedErrorHandler(location: Location): ErrorHandler {
 }
 
 /** §8.2 for object calls: as shared, plus 404 → object-not-found (status 0, like firebase/storage). */
-export function objectErrorHandler(location: Location): ErrorHandler {
+function objectErrorHandler(location: Location): ErrorHandler {
   const shared = sharedErrorHandler(location);
   return (answer, error) => {
     let mapped = shared(answer, error);
@@ -57,16 +57,16 @@ function handlerCheck(condition: boolean): asserts condition {
 const enc = encodeURIComponent;
 
 /** `?k=v&…` with every key and value percent-encoded, in insertion order (§1.2). */
-export function queryString(params: Record<string, string>): string {
+function queryString(params: Record<string, string>): string {
   const parts = Object.entries(params).map(([key, value]) => `${enc(key)}=${enc(value)}`);
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
-export function bucketUrl(storage: Storage, bucket: string): string {
+function bucketUrl(storage: Storage, bucket: string): string {
   return `${storage.baseUrl}/v0/b/${enc(bucket)}/o`;
 }
 
-export function objectUrl(storage: Storage, location: Location): string {
+function objectUrl(storage: Storage, location: Location): string {
   return `${bucketUrl(storage, location.bucket)}/${enc(location.path)}`;
 }
 
@@ -270,7 +270,7 @@ export function queryResumableRequest(
 }
 
 /** `upload` / `upload, finalize` / (nothing left) `finalize`, as §4.8b–c chooses it. */
-export function chunkCommand(bytesLeft: number, bytesToUpload: number): string {
+function chunkCommand(bytesLeft: number, bytesToUpload: number): string {
   if (bytesToUpload === 0) return 'finalize';
   return bytesLeft === bytesToUpload ? 'upload, finalize' : 'upload';
 }

@@ -4,6 +4,7 @@ import {
   IMAGE_SNIFF_BYTES,
   messages,
   sniffRasterImage,
+  STORAGE_DEFAULT_CONTENT_TYPE,
   type AuthUser,
   type LoginInput,
   type SignupFields,
@@ -73,7 +74,7 @@ export class AuthService {
     const uid = newId();
     const sessionToken = newSecretToken();
     const contentType =
-      sniffRasterImage(thumbnail.bytes.subarray(0, IMAGE_SNIFF_BYTES)) ?? 'application/octet-stream';
+      sniffRasterImage(thumbnail.bytes.subarray(0, IMAGE_SNIFF_BYTES)) ?? STORAGE_DEFAULT_CONTENT_TYPE;
     const objectName = `thumbnails/${uid}/${safeFileName(thumbnail.fileName, 'thumbnail')}`;
 
     let blobKey: string | undefined;

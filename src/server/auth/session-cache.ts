@@ -9,7 +9,7 @@ import type { LiveSession } from './sessions-repository';
  */
 export const SESSION_CACHE_TTL_MS = 5000;
 /** Sessions remembered at once (≈ 0.3 KiB each); the oldest entry goes first beyond this. */
-export const SESSION_CACHE_CAPACITY = 10_000;
+const SESSION_CACHE_CAPACITY = 10_000;
 
 interface Entry {
   session: LiveSession;

@@ -54,12 +54,3 @@ export async function findLiveSession(
 export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
-
-export async function countSessionsOfUser(db: Kysely<Database>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}

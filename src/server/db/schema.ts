@@ -19,7 +19,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** sha256 of the session token; the token itself is never stored. */
   token_hash: string;
   user_id: string;
@@ -27,7 +27,7 @@ export interface SessionsTable {
   expires_at: string;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   value: string;
 }
@@ -67,14 +67,14 @@ export interface ProjectsTable {
   created_at: string;
 }
 
-export interface ProjectAssigneesTable {
+interface ProjectAssigneesTable {
   project_id: string;
   user_id: string;
   /** Order in which the creator assigned them. */
   position: number;
 }
 
-export interface CommentsTable {
+interface CommentsTable {
   /** Commit order: comments are listed by it, so each client's comments keep the order it sent them. */
   seq: Generated<number>;
   id: string;
@@ -85,7 +85,7 @@ export interface CommentsTable {
 }
 
 /** One row per live session per instance, refreshed while its sockets are open (presence). */
-export interface LivePresenceTable {
+interface LivePresenceTable {
   instance_id: string;
   session_hash: string;
   user_id: string;
@@ -133,7 +133,7 @@ export interface StorageUploadsTable {
  * Rate-limit counters shared by every instance on PostgreSQL (docs/decisions/009-shared-rate-limits.md);
  * SQLite keeps them in memory and leaves this table empty. One row per route and client address.
  */
-export interface RateLimitsTable {
+interface RateLimitsTable {
   /** The route (method and URL) followed by the client's key (its address). */
   key: string;
   /** Requests in the current window. */

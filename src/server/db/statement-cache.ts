@@ -5,7 +5,7 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * Distinct SQL texts the app issues are a few dozen; `in (?, ?, …)` lists of varying length add more.
  * A prepared statement costs a few KiB, so a few hundred bound the memory without evicting hot ones.
  */
-export const STATEMENT_CACHE_CAPACITY = 300;
+const STATEMENT_CACHE_CAPACITY = 300;
 
 /** The database Kysely's `SqliteDialect` takes, plus the cache size (for tests). */
 export interface CachingSqliteDatabase extends SqliteDatabase {

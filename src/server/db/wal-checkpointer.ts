@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** How often the worker runs a passive checkpoint. */
-export const CHECKPOINT_INTERVAL_MS = 1000;
+const CHECKPOINT_INTERVAL_MS = 1000;
 
 /**
  * The app's connection still checkpoints by itself once the WAL holds this many pages (≈ 40 MiB at 4 KiB

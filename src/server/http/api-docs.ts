@@ -3,10 +3,10 @@ import { ErrorBodySchema, errorStatus, type ErrorCode } from '../../common';
 
 export const API_VERSION = '1.0.0';
 
-export type DocumentedMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type DocumentedMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** How a route is authenticated, as the OpenAPI document states it. */
-export type RouteAuth = 'none' | 'session' | 'session-or-token' | 'storage';
+type RouteAuth = 'none' | 'session' | 'session-or-token' | 'storage';
 
 export interface RouteDoc {
   method: DocumentedMethod;

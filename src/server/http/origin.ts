@@ -5,11 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  * scheme included: the `Host` header is whatever the client or a proxy wrote. Without it the app only
  * knows the request's `Host`, so the host part is compared (the scheme is unknown behind a TLS proxy).
  */
-export function isOwnOrigin(
-  origin: string,
-  headers: IncomingHttpHeaders,
-  publicUrl: string | undefined,
-): boolean {
+function isOwnOrigin(origin: string, headers: IncomingHttpHeaders, publicUrl: string | undefined): boolean {
   let url: URL;
   try {
     url = new URL(origin);

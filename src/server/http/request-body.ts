@@ -4,7 +4,7 @@ import { AppError } from '../shared/app-error';
 import { refuseSocket } from './error-handler';
 
 /** The body length a request declares, or undefined without a valid Content-Length (chunked). */
-export function declaredLength(request: FastifyRequest): number | undefined {
+function declaredLength(request: FastifyRequest): number | undefined {
   const header = request.headers['content-length'];
   if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
   return Number(header);

@@ -34,7 +34,7 @@ export const newCspNonce = (): string => randomBytes(16).toString('base64url');
  * running helmet's middleware (or @fastify/helmet, which builds that middleware anew for every request)
  * per response only repeats the same work (≈ 2–3 % of the server's CPU under the load benchmark).
  */
-export function helmetHeaders(options: Parameters<typeof helmet>[0]): [name: string, value: string][] {
+function helmetHeaders(options: Parameters<typeof helmet>[0]): [name: string, value: string][] {
   const headers: [string, string][] = [];
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

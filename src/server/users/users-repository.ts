@@ -89,9 +89,6 @@ export async function insertUser(
     .execute();
 }
 
-export const findUserById = (db: Kysely<Database>, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-
 const LIKE_ESCAPE = '\\';
 /** The text matched literally inside a LIKE pattern: `%`, `_` and the escape itself lose their meaning. */
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `${LIKE_ESCAPE}${char}`);
