@@ -2,7 +2,7 @@ import { STORAGE_LIST_MAX_RESULTS } from '../../common/limits';
 import { storageErrorTexts } from '../../common/storage-errors';
 import type { FullMetadata, SettableMetadata, UploadMetadata } from './metadata';
 import { requireNonRoot, StorageReference, withReference } from './reference';
-import { runRequest } from './request';
+import { runRequest } from './send-request';
 import {
   deleteObjectRequest,
   getDownloadUrlRequest,
@@ -10,7 +10,7 @@ import {
   listRequest,
   multipartUploadRequest,
   updateMetadataRequest,
-} from './requests';
+} from './protocol-requests';
 import { storageErrors } from './storage-error';
 import { UploadBytes, type UploadData } from './upload-data';
 import { UploadTask } from './upload-task';

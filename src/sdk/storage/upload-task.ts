@@ -5,7 +5,7 @@ import {
 } from '../../common/limits';
 import type { FullMetadata, UploadMetadata } from './metadata';
 import { withReference, type StorageReference } from './reference';
-import { isRetryableFailure, sendRequest, type RequestInfo } from './request';
+import { isRetryableFailure, sendRequest, type RequestInfo } from './send-request';
 import {
   getMetadataRequest,
   multipartUploadRequest,
@@ -13,7 +13,7 @@ import {
   startResumableRequest,
   uploadChunkRequest,
   type ResumableStatus,
-} from './requests';
+} from './protocol-requests';
 import type { RequestTokens } from './service';
 import { StorageError, storageErrors } from './storage-error';
 import type { UploadBytes } from './upload-data';

@@ -10,7 +10,7 @@ import {
 } from './metadata';
 import { makeBoundary, multipartBody } from './multipart';
 import type { Location } from './path';
-import type { HttpAnswer, RequestInfo } from './request';
+import type { HttpAnswer, RequestInfo } from './send-request';
 import type { Storage } from './service';
 import type { StorageError } from './storage-error';
 import { storageErrors } from './storage-error';
