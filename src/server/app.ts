@@ -68,7 +68,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   }
   const routes = recordRoutes(server);
   const services = await createServices({ config, database, bus, log: server.log });
-  const hub = createLiveHub({ config, database, bus, services, log: server.log });
+  const hub = createLiveHub({ config, bus, services, log: server.log });
 
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
@@ -158,7 +158,6 @@ function recordRoutes(server: FastifyInstance): { method: string; url: string }[
 
 function createLiveHub(deps: {
   config: Config;
-  database: DatabaseHandle;
   bus: ChangeBus;
   services: Services;
   log: FastifyBaseLogger;
@@ -167,12 +166,11 @@ function createLiveHub(deps: {
   const { presence } = services;
   const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
   return new LiveHub({
-    db: deps.database.db,
     bus: deps.bus,
     sources: {
       users: usersLiveSource(services.users),
-      projects: projectsLiveSource,
-      comments: commentsLiveSource,
+      projects: projectsLiveSource(services.projects),
+      comments: commentsLiveSource(services.projects),
     },
     log,
     limits: {

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { WebSocket } from 'ws';
@@ -13,7 +12,6 @@ import {
   type LiveTarget,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
-import type { Database } from '../db/schema';
 import { AppError } from '../shared/app-error';
 import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
@@ -102,7 +100,6 @@ export class LiveHub {
 
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
       bus: ChangeBus;
       sources: LiveSources;
       log: FastifyBaseLogger;
@@ -374,17 +371,17 @@ export class LiveHub {
 
   private async readDoc(collection: LiveCollection, id: string, viewer: Viewer): Promise<LiveDoc | null> {
     const source = this.deps.sources[collection];
-    return source ? source.get(this.deps.db, id, viewer) : null;
+    return source ? source.find(id, viewer) : null;
   }
 
   private async evaluate(target: LiveTarget, viewer: Viewer): Promise<LiveDoc[]> {
     const source = this.deps.sources[target.collection];
     if (!source) return [];
     if (target.kind === 'doc') {
-      const doc = await source.get(this.deps.db, target.id, viewer);
+      const doc = await source.find(target.id, viewer);
       return doc ? [doc] : [];
     }
-    return source.query(this.deps.db, target, viewer);
+    return source.query(target, viewer);
   }
 
   private signOutSession(sessionHash: string): void {

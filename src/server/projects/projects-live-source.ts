@@ -1,41 +1,61 @@
-import { COMMENTS_PAGE_MAX, COMMENTS_PAGE_SIZE, messages, type LiveQuery } from '../../common';
-import { invalidArgument } from '../shared/app-error';
-import type { LiveSource } from '../live/live-sources';
 import {
-  getComment,
-  getProject,
-  listComments,
-  PROJECT_ORDER_COLUMNS,
-  projectQueryFrom,
-  queryProjects,
-} from './projects-repository';
+  COMMENTS_PAGE_MAX,
+  COMMENTS_PAGE_SIZE,
+  messages,
+  type LiveQuery,
+  type LiveWhere,
+} from '../../common';
+import type { LiveSource } from '../live/live-sources';
+import { invalidArgument } from '../shared/app-error';
+import type { ProjectQuery } from './projects-repository';
+import type { ProjectsService } from './projects-service';
+
+/** Columns a live query may order projects by, by the field name the API shows. */
+const PROJECT_ORDER_COLUMNS = { createdAt: 'created_at', dueDate: 'due_date', name: 'name' } as const;
 
 const isOrderField = (field: string): field is keyof typeof PROJECT_ORDER_COLUMNS =>
   Object.hasOwn(PROJECT_ORDER_COLUMNS, field);
 
-/** Live reads of projects: lists and single documents, never with their comments. */
-export const projectsLiveSource: LiveSource = {
-  async query(db, query) {
-    const filters = projectQueryFrom(query.where);
-    if (!filters) {
-      throw invalidArgument(
-        { where: 'Projects can be filtered by category (==) or assignedUserIds (array-contains).' },
-        messages.badRequest,
-      );
-    }
-    const order = query.orderBy ?? { field: 'createdAt', direction: 'desc' as const };
-    if (!isOrderField(order.field)) {
-      throw invalidArgument({ orderBy: `Cannot order projects by ${order.field}.` }, messages.badRequest);
-    }
-    return queryProjects(db, {
-      ...filters,
-      orderBy: { column: PROJECT_ORDER_COLUMNS[order.field], direction: order.direction },
-      limit: query.limit,
-    });
-  },
-  get: (db, id) => getProject(db, id),
+/** The filters a live query may use, in the service's terms; null for any other. */
+function projectFiltersOf(
+  where: LiveWhere[] | undefined,
+): Pick<ProjectQuery, 'category' | 'assignedTo'> | null {
+  const filters: Pick<ProjectQuery, 'category' | 'assignedTo'> = {};
+  for (const clause of where ?? []) {
+    if (clause.field === 'category' && clause.op === '==') filters.category = String(clause.value);
+    else if (clause.field === 'assignedUserIds' && clause.op === 'array-contains')
+      filters.assignedTo = String(clause.value);
+    else return null;
+  }
+  return filters;
+}
+
+/** A live query on `projects` in the service's terms; a filter or order the list cannot do is a 400. */
+function projectQueryOf(query: LiveQuery): ProjectQuery {
+  const filters = projectFiltersOf(query.where);
+  if (!filters) {
+    throw invalidArgument(
+      { where: 'Projects can be filtered by category (==) or assignedUserIds (array-contains).' },
+      messages.badRequest,
+    );
+  }
+  const order = query.orderBy ?? { field: 'createdAt', direction: 'desc' as const };
+  if (!isOrderField(order.field)) {
+    throw invalidArgument({ orderBy: `Cannot order projects by ${order.field}.` }, messages.badRequest);
+  }
+  return {
+    ...filters,
+    orderBy: { column: PROJECT_ORDER_COLUMNS[order.field], direction: order.direction },
+    limit: query.limit,
+  };
+}
+
+/** Live reads of projects, lists and single documents, through the service `GET /api/projects` uses. */
+export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
+  query: (query) => projects.list(projectQueryOf(query)),
+  find: (id) => projects.find(id),
   groupKey: (target) => JSON.stringify(target),
-};
+});
 
 /** The one comments query there is: one project's, newest first, at most a page. */
 function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number } {
@@ -60,11 +80,11 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number }
  * Live reads of a project's newest comments. A new comment changes this query's result by that one
  * comment (and the one that leaves the page), so that is all a subscriber receives.
  */
-export const commentsLiveSource: LiveSource = {
-  async query(db, query) {
+export const commentsLiveSource = (projects: ProjectsService): LiveSource => ({
+  query: (query) => {
     const { projectId, limit } = commentsQueryOf(query);
-    return listComments(db, projectId, { limit });
+    return projects.newestComments(projectId, limit);
   },
-  get: (db, id) => getComment(db, id),
+  find: (id) => projects.findComment(id),
   groupKey: (target) => JSON.stringify(target),
-};
+});

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Comment, LiveWhere, Project, ProjectCategory, UserRef } from '../../common';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Comment, Project, ProjectCategory, UserRef } from '../../common';
 import type { Database, ProjectsTable } from '../db/schema';
 
 type ProjectRow = Selectable<ProjectsTable>;
@@ -9,22 +9,6 @@ export interface ProjectQuery {
   assignedTo?: string;
   orderBy: { column: 'created_at' | 'due_date' | 'name'; direction: 'asc' | 'desc' };
   limit?: number;
-}
-
-/** Columns a live query may filter or order projects by, by the field name the API shows. */
-export const PROJECT_ORDER_COLUMNS = { createdAt: 'created_at', dueDate: 'due_date', name: 'name' } as const;
-
-export function projectQueryFrom(
-  where: LiveWhere[] | undefined,
-): Pick<ProjectQuery, 'category' | 'assignedTo'> | null {
-  const query: Pick<ProjectQuery, 'category' | 'assignedTo'> = {};
-  for (const clause of where ?? []) {
-    if (clause.field === 'category' && clause.op === '==') query.category = String(clause.value);
-    else if (clause.field === 'assignedUserIds' && clause.op === 'array-contains')
-      query.assignedTo = String(clause.value);
-    else return null;
-  }
-  return query;
 }
 
 export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): Promise<Project[]> {
@@ -49,16 +33,62 @@ export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): 
   return presentProjects(db, await select.execute());
 }
 
-export async function findProject(db: Kysely<Database>, id: string): Promise<ProjectRow | undefined> {
-  return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findProjectRow(db: Kysely<Database>, id: string): Promise<ProjectRow | null> {
+  return (await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 /** One project as the API shows it (its comments are read apart, a page at a time). */
-export async function getProject(db: Kysely<Database>, id: string): Promise<Project | null> {
-  const row = await findProject(db, id);
+export async function findProject(db: Kysely<Database>, id: string): Promise<Project | null> {
+  const row = await findProjectRow(db, id);
   if (!row) return null;
   const [project] = await presentProjects(db, [row]);
   return project ?? null;
+}
+
+/** A new project and its assignees, in the order given; run it inside the caller's transaction. */
+export async function insertProject(
+  db: Kysely<Database>,
+  row: Insertable<ProjectsTable>,
+  assigneeIds: readonly string[],
+): Promise<void> {
+  await db.insertInto('projects').values(row).execute();
+  await db
+    .insertInto('project_assignees')
+    .values(assigneeIds.map((userId, position) => ({ project_id: row.id, user_id: userId, position })))
+    .execute();
+}
+
+/** Deletes a project of this creator; its assignees and comments go with it (cascade). */
+export async function deleteProjectOf(db: Kysely<Database>, id: string, createdBy: string): Promise<void> {
+  await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', createdBy).execute();
+}
+
+/**
+ * Appends a comment in one statement that reads the project too, so a comment can never outlive a
+ * project completed at the same moment. False when there is no such project.
+ */
+export async function insertCommentIfProjectExists(
+  db: Kysely<Database>,
+  comment: { id: string; projectId: string; authorId: string; content: string; createdAt: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('comments')
+    .columns(['id', 'project_id', 'author_id', 'content', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('projects')
+        .select([
+          eb.val(comment.id).as('id'),
+          'projects.id as project_id',
+          eb.val(comment.authorId).as('author_id'),
+          eb.val(comment.content).as('content'),
+          eb.val(comment.createdAt).as('created_at'),
+        ])
+        .where('projects.id', '=', comment.projectId),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 const selectComments = (db: Kysely<Database>) =>
@@ -94,17 +124,17 @@ export async function findCommentSeq(
   db: Kysely<Database>,
   projectId: string,
   commentId: string,
-): Promise<number | undefined> {
+): Promise<number | null> {
   const row = await db
     .selectFrom('comments')
     .select('seq')
     .where('id', '=', commentId)
     .where('project_id', '=', projectId)
     .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.seq);
+  return row === undefined ? null : Number(row.seq);
 }
 
-export async function getComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
+export async function findComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
   return (await selectComments(db).where('comments.id', '=', id).executeTakeFirst()) ?? null;
 }
 

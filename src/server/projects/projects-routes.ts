@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  AddCommentSchema,
   COMMENTS_PAGE_MAX,
   COMMENTS_PAGE_SIZE,
+  CreateProjectSchema,
   PROJECT_CATEGORIES,
   type Comment,
   type CommentPage,
@@ -27,7 +29,7 @@ export const CommentPageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(COMMENTS_PAGE_MAX).default(COMMENTS_PAGE_SIZE),
 });
 
-/** Thin routes: authenticate, hand the raw input to the service (which validates and authorizes), present. */
+/** Thin routes: authenticate, parse the input with the shared schemas, call the service, present. */
 export function registerProjectsRoutes(
   app: FastifyInstance,
   deps: {
@@ -58,7 +60,7 @@ export function registerProjectsRoutes(
     { config: createLimit },
     async (request, reply): Promise<{ project: Project }> => {
       const viewer = await viewers.requireViewer(request);
-      const project = await projects.create(viewer, request.body);
+      const project = await projects.create(viewer, parseInput(CreateProjectSchema, request.body));
       reply.status(201);
       return { project };
     },
@@ -81,7 +83,7 @@ export function registerProjectsRoutes(
     await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const query = parseInput(CommentPageQuerySchema, request.query);
-    return projects.listComments(id, { limit: query.limit, before: query.before });
+    return projects.getCommentPage(id, { limit: query.limit, before: query.before });
   });
 
   app.post(
@@ -90,7 +92,7 @@ export function registerProjectsRoutes(
     async (request, reply): Promise<{ comment: Comment }> => {
       const viewer = await viewers.requireViewer(request);
       const { id } = parseInput(IdParamsSchema, request.params);
-      const comment = await projects.addComment(viewer, id, request.body);
+      const comment = await projects.addComment(viewer, id, parseInput(AddCommentSchema, request.body));
       reply.status(201);
       return { comment };
     },

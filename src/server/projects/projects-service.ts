@@ -1,41 +1,45 @@
 import type { Kysely } from 'kysely';
 import {
-  AddCommentSchema,
-  CreateProjectSchema,
   messages,
+  type AddCommentInput,
   type Comment,
   type CommentPage,
+  type CreateProjectInput,
   type Project,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { nowIso } from '../shared/time';
-import { forbidden, invalidArgument, notFound } from '../shared/app-error';
-import { parseInput } from '../shared/validate';
 import type { ChangeBus } from '../live/change-bus';
+import { forbidden, invalidArgument, notFound } from '../shared/app-error';
 import { newId } from '../shared/ids';
-import { ProjectCache } from './project-cache';
-import { ProjectListCache } from './project-list-cache';
+import { nowIso } from '../shared/time';
+import { listUserRefs } from '../users/users-repository';
+import { createProjectCache, createProjectListCache } from './project-caches';
 import {
+  deleteProjectOf,
+  findComment,
   findCommentSeq,
   findProject,
-  getProject,
+  findProjectRow,
+  insertCommentIfProjectExists,
+  insertProject,
   listComments,
   queryProjects,
   type ProjectQuery,
 } from './projects-repository';
 
 /**
- * Project rules. The server owns ids, timestamps and `createdBy` (docs/product-spec.md#flaw-4, docs/product-spec.md#flaw-12); changes are
- * published only after their transaction commits.
+ * Project rules, for the HTTP routes and the live sources alike. The server owns ids, timestamps and
+ * `createdBy` (docs/product-spec.md#flaw-4, docs/product-spec.md#flaw-12); changes are published only after
+ * their transaction commits. Input arrives parsed (the routes parse it with the schemas of src/common).
  */
 export class ProjectsService {
-  private readonly listCache: ProjectListCache;
-  private readonly projectCache: ProjectCache;
+  private readonly listCache: ReturnType<typeof createProjectListCache>;
+  private readonly projectCache: ReturnType<typeof createProjectCache>;
 
   constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {
-    this.listCache = new ProjectListCache(deps.changes);
-    this.projectCache = new ProjectCache(deps.changes);
+    this.listCache = createProjectListCache(deps.changes);
+    this.projectCache = createProjectCache(deps.changes);
   }
 
   list(query: ProjectQuery): Promise<Project[]> {
@@ -49,10 +53,14 @@ export class ProjectsService {
     );
   }
 
+  find(id: string): Promise<Project | null> {
+    return findProject(this.deps.db, id);
+  }
+
   /** The `{ project }` response body for one project, served from cache until it changes. */
   async getJson(id: string): Promise<Buffer> {
     const body = await this.projectCache.get(id, async () => {
-      const project = await getProject(this.deps.db, id);
+      const project = await this.find(id);
       return project ? Buffer.from(JSON.stringify({ project })) : null;
     });
     if (!body) throw notFound(messages.projectNotFound);
@@ -60,13 +68,14 @@ export class ProjectsService {
   }
 
   /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
-  async listComments(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
+  async getCommentPage(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
     const { db } = this.deps;
-    if (!(await findProject(db, projectId))) throw notFound(messages.projectNotFound);
+    if (!(await findProjectRow(db, projectId))) throw notFound(messages.projectNotFound);
     let beforeSeq: number | undefined;
     if (page.before !== undefined) {
-      beforeSeq = await findCommentSeq(db, projectId, page.before);
-      if (beforeSeq === undefined) throw invalidArgument({ before: messages.commentCursorInvalid });
+      const seq = await findCommentSeq(db, projectId, page.before);
+      if (seq === null) throw invalidArgument({ before: messages.commentCursorInvalid });
+      beforeSeq = seq;
     }
     // One more than asked tells whether an older page exists without a second query.
     const rows = await listComments(db, projectId, { limit: page.limit + 1, beforeSeq });
@@ -74,23 +83,27 @@ export class ProjectsService {
     return { comments, nextCursor: rows.length > page.limit ? (comments.at(-1)?.id ?? null) : null };
   }
 
-  async create(viewer: Viewer, body: unknown): Promise<Project> {
-    const input = parseInput(CreateProjectSchema, body);
+  /** A project's newest comments for a live query: none once the project is gone (completed). */
+  newestComments(projectId: string, limit: number): Promise<Comment[]> {
+    return listComments(this.deps.db, projectId, { limit });
+  }
+
+  findComment(id: string): Promise<Comment | null> {
+    return findComment(this.deps.db, id);
+  }
+
+  async create(viewer: Viewer, input: CreateProjectInput): Promise<Project> {
     const { db, changes } = this.deps;
     const id = newId();
     const createdAt = nowIso();
     const assignees = await db.transaction().execute(async (trx) => {
-      const known = await trx
-        .selectFrom('users')
-        .select(['id', 'display_name as displayName', 'photo_url as photoURL'])
-        .where('id', 'in', input.assignedUserIds)
-        .execute();
+      const known = await listUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
       }
-      await trx
-        .insertInto('projects')
-        .values({
+      await insertProject(
+        trx,
+        {
           id,
           name: input.name,
           details: input.details,
@@ -98,17 +111,12 @@ export class ProjectsService {
           category: input.category,
           created_by: viewer.uid,
           created_at: createdAt,
-        })
-        .execute();
-      await trx
-        .insertInto('project_assignees')
-        .values(
-          input.assignedUserIds.map((userId, position) => ({ project_id: id, user_id: userId, position })),
-        )
-        .execute();
+        },
+        input.assignedUserIds,
+      );
       return known;
     });
-    this.listCache.invalidate();
+    this.listCache.clear();
     await changes.publish([
       {
         collection: 'projects',
@@ -135,11 +143,11 @@ export class ProjectsService {
   /** 'Mark as Complete' deletes the project; only its creator may. */
   async complete(viewer: Viewer, id: string): Promise<void> {
     const { db, changes } = this.deps;
-    const project = await findProject(db, id);
+    const project = await findProjectRow(db, id);
     if (!project) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', viewer.uid).execute();
-    this.listCache.invalidate();
+    await deleteProjectOf(db, id, viewer.uid);
+    this.listCache.clear();
     this.projectCache.forget(id);
     // Its comments went with it (cascade): subscribers of them get an empty page.
     await changes.publish([
@@ -149,38 +157,26 @@ export class ProjectsService {
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
-  async addComment(viewer: Viewer, projectId: string, body: unknown): Promise<Comment> {
-    const { content } = parseInput(AddCommentSchema, body);
-    const { db, changes } = this.deps;
-    const comment = { id: newId(), created_at: nowIso() };
-    const inserted = await db
-      .insertInto('comments')
-      .columns(['id', 'project_id', 'author_id', 'content', 'created_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('projects')
-          .select([
-            eb.val(comment.id).as('id'),
-            'projects.id as project_id',
-            eb.val(viewer.uid).as('author_id'),
-            eb.val(content).as('content'),
-            eb.val(comment.created_at).as('created_at'),
-          ])
-          .where('projects.id', '=', projectId),
-      )
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) throw notFound(messages.projectNotFound);
+  async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
+    const comment = { id: newId(), createdAt: nowIso() };
+    const added = await insertCommentIfProjectExists(this.deps.db, {
+      id: comment.id,
+      projectId,
+      authorId: viewer.uid,
+      content: input.content,
+      createdAt: comment.createdAt,
+    });
+    if (!added) throw notFound(messages.projectNotFound);
     // Only the project's comments queries re-run; the project and every list stay as they are.
-    await changes.publish([{ collection: 'comments', id: comment.id, after: { projectId } }]);
+    await this.deps.changes.publish([{ collection: 'comments', id: comment.id, after: { projectId } }]);
     return {
       id: comment.id,
       projectId,
       authorId: viewer.uid,
       displayName: viewer.displayName,
       photoURL: viewer.photoURL,
-      content,
-      createdAt: comment.created_at,
+      content: input.content,
+      createdAt: comment.createdAt,
     };
   }
 }

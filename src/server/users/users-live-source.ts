@@ -37,7 +37,7 @@ function userQueryOf(query: LiveQuery): UserProfileQuery {
 
 /** Live reads of user profiles, through the same service as `GET /api/users`. */
 export const usersLiveSource = (users: UsersService): LiveSource => ({
-  query: (_db, query, viewer) => users.list(viewer, userQueryOf(query)),
-  get: (_db, id, viewer) => users.find(viewer, id),
+  query: (query, viewer) => users.list(viewer, userQueryOf(query)),
+  find: (id, viewer) => users.find(viewer, id),
   groupKey: (target) => JSON.stringify(target),
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { nameSearchKey, type UserProfile } from '../../common';
+import { nameSearchKey, type UserProfile, type UserRef } from '../../common';
 import type { Database, UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -96,3 +96,13 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `
 /** A filter on users: the display name contains `text`, ignoring case and accents (`nameSearchKey`). */
 const nameContains = (text: string) =>
   sql<boolean>`search_name like ${`%${escapeLike(nameSearchKey(text))}%`} escape ${LIKE_ESCAPE}`;
+
+/** The users among `ids` that exist, as projects show them (name and photo). */
+export async function listUserRefs(db: Kysely<Database>, ids: readonly string[]): Promise<UserRef[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['id', 'display_name as displayName', 'photo_url as photoURL'])
+    .where('id', 'in', ids)
+    .execute();
+}

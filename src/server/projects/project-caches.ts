@@ -1,0 +1,83 @@
+import type { ChangeBus } from '../live/change-bus';
+
+/**
+ * Serialized response bodies (UTF-8 bytes, ready to send) kept until a change can alter them, least
+ * recently read dropped first beyond `capacity`. This instance's writers drop entries at commit, so a
+ * writer always reads its own write; another instance's writes arrive by PostgreSQL NOTIFY (milliseconds).
+ * A generation counter keeps a body computed while a change arrived from being stored.
+ */
+class BodyCache<Body extends Buffer | null> {
+  private readonly entries = new Map<string, Exclude<Body, null>>();
+  private generation = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  /** The cached body, or `compute`'s (stored unless a change arrived meanwhile; null is never stored). */
+  async get(key: string, compute: () => Promise<Body>): Promise<Body> {
+    const cached = this.entries.get(key);
+    if (cached !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached;
+    }
+    const generation = this.generation;
+    const body = await compute();
+    if (body !== null && generation === this.generation) {
+      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(key, body as Exclude<Body, null>);
+    }
+    return body;
+  }
+
+  forget(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
+
+/** Project lists remembered at once, by query. */
+const LIST_CAPACITY = 32;
+/** Single projects remembered at once (≈ 1 KiB each). */
+const PROJECT_CAPACITY = 2000;
+
+/**
+ * `{ projects }` bodies by query: any project change, or a change of a user's name or photo (which lists
+ * show), drops them all.
+ */
+export function createProjectListCache(bus: ChangeBus): BodyCache<Buffer> {
+  const cache = new BodyCache<Buffer>(LIST_CAPACITY);
+  bus.subscribe((changes) => {
+    const listsChanged =
+      changes === 'resync' ||
+      changes.some(
+        (change) =>
+          (change.collection === 'projects' || change.collection === 'users') && change.scope === undefined,
+      );
+    if (listsChanged) cache.clear();
+  });
+  return cache;
+}
+
+/**
+ * `{ project }` bodies by id, or null for no such project (not stored). A project's body changes only when
+ * the project does, or when a user it shows (creator, assignees) changes name or photo.
+ */
+export function createProjectCache(bus: ChangeBus): BodyCache<Buffer | null> {
+  const cache = new BodyCache<Buffer | null>(PROJECT_CAPACITY);
+  bus.subscribe((changes) => {
+    if (changes === 'resync') {
+      cache.clear();
+      return;
+    }
+    for (const change of changes) {
+      if (change.collection === 'projects') cache.forget(change.id);
+      else if (change.collection === 'users' && change.scope === undefined) cache.clear();
+    }
+  });
+  return cache;
+}
