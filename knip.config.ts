@@ -18,9 +18,6 @@ const config: KnipConfig = {
   ignoreBinaries: ['strace'],
   // TODO(coordinator): empty this list. Findings in code other branches of issue 10 are refactoring at the
   // time knip was added; each line names exactly what knip reported there.
-  ignoreDependencies: [
-    'file-type', // removed by the branch that drops it
-  ],
   ignoreIssues: {
     'src/sdk/storage/integration.testing.ts': ['exports'], // fastSleep, recordingFetch
     // sharedErrorHandler, objectErrorHandler, queryString, bucketUrl, objectUrl, chunkCommand

@@ -1,8 +1,7 @@
-import { deflateSync } from 'node:zlib';
 import type { CreateProjectInput, ProjectCategory } from '../../src/common';
 import { PROJECT_CATEGORIES } from '../../src/common';
 import type { Random } from './random';
-import { pngChunk } from '../../test/helpers/fixtures';
+import { rgbPng } from '../../test/support/png';
 
 /** Realistic-looking people, projects and comments for seeding and benchmarks. */
 
@@ -104,16 +103,7 @@ export function avatarPng(index: number, size = 16): Buffer {
     rows.push(0); // filter: none
     for (let x = 0; x < size; x += 1) rows.push(...(x + y < size ? [r1, g1, b1] : [r2, g2, b2]));
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit, truecolour, deflate, no filter, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.from(rows))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return rgbPng(size, size, Buffer.from(rows));
 }
 
 function hsl(h: number, s: number, l: number): [number, number, number] {

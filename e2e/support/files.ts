@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { pngChunk } from '../../test/support/png';
 
 /** A file for `locator.setInputFiles` and for multipart bodies of `APIRequestContext`. */
 export interface FilePayload {
@@ -14,15 +14,6 @@ const TINY_PNG = Buffer.from(
 );
 
 const IEND_CHUNK_LENGTH = 12;
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typeAndData));
-  return Buffer.concat([length, typeAndData, crc]);
-}
 
 export function pngFile(name = 'avatar.png'): FilePayload {
   return { name, mimeType: 'image/png', buffer: TINY_PNG };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from '../../test/support/test-server';
-import { postSignup } from '../../test/helpers/fixtures';
+import { postSignup } from '../../test/support/fixtures';
 
 /** The real entry point as a child process, as `npm start` runs it (minus the web build). */
 function startMain(env: Record<string, string>): {

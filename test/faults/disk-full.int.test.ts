@@ -8,8 +8,8 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { messages } from '../../src/common';
-import { postJson, postSignup } from '../helpers/fixtures';
-import { tomorrow } from '../helpers/clients';
+import { postJson, postSignup } from '../support/fixtures';
+import { tomorrow } from '../support/clients';
 import { pollUntil } from '../support/poll';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../support/test-server';
 import {

@@ -1,6 +1,6 @@
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpClient, type SignedInClient } from '../../../test/helpers/clients';
+import { signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 import { list, listAll, uploadBytes, type ListResult } from './operations';
 import { ref, type StorageReference } from './reference';

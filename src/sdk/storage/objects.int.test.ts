@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_MAX_BYTES } from '../../common/limits';
-import { newClient, signUpClient, type SignedInClient } from '../../../test/helpers/clients';
-import { makePng, SVG_IMAGE } from '../../../test/helpers/fixtures';
+import { newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 import { sha256 } from './integration.testing';
 import {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpClient, type SignedInClient } from '../../../test/helpers/clients';
+import { signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 import { CuttingProxy, sha256, testStorage, type SentRequest } from './integration.testing';
 import { getDownloadURL, getMetadata, uploadBytesResumable } from './operations';

@@ -13,7 +13,7 @@ import {
   SVG_IMAGE,
   tryLiveSocket,
   uniqueEmail,
-} from '../../../test/helpers/fixtures';
+} from '../../../test/support/fixtures';
 
 let server: TestServer;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../common';
 import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
-import { postJson, postSignup, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, uniqueEmail } from '../../../test/support/fixtures';
 
 const PER_ACCOUNT = 4;
 const PASSWORD = 'correct horse battery';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURE_WINDOW_MS, messages } from '../../common';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postJson, postSignup, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, uniqueEmail } from '../../../test/support/fixtures';
 
 const PASSWORD = 'correct horse battery';
 const PER_ADDRESS = 3;

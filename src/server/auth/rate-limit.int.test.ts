@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postJson, postSignup, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, uniqueEmail } from '../../../test/support/fixtures';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import { LIVE_CLOSE_CODES, messages, type LiveServerMessage } from '../../common';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 import { hashSessionToken } from './sessions-repository';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { messages } from '../../common';
-import { openRaw, rawExchange, waitFor } from '../../../test/helpers/raw-http';
+import { openRaw, rawExchange, waitFor } from '../../../test/support/raw-http';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { bucketUrl, signUpStorageUser, type StorageTestUser } from '../storage/testing/storage-http';
 import { CHUNK_MAX_BYTES } from '../storage/storage-service';

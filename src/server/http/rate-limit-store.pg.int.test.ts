@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../common';
 import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
-import { postJson, postSignup, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, uniqueEmail } from '../../../test/support/fixtures';
 
 const LIMIT = 4;
 

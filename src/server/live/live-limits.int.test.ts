@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LIVE_CLOSE_CODES, messages, type LiveServerMessage } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postJson, postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 
 /** A raw live socket that records what the server sends and how it closes. */
 class RawLive {

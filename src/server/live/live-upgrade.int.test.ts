@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { messages, type LiveServerMessage } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 
 let server: TestServer;
 let cookie: string;

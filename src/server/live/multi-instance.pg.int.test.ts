@@ -8,8 +8,8 @@ import {
 } from '../../common';
 import { SESSION_CACHE_TTL_MS } from '../auth/session-cache';
 import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
-import { postJson, sessionCookieOf } from '../../../test/helpers/fixtures';
+import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { postJson, sessionCookieOf } from '../../../test/support/fixtures';
 
 /**
  * Scale-out: two instances on one PostgreSQL database. Changes made through one reach subscribers of

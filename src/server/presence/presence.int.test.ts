@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServerMessage, UserProfile } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { LiveRecorder, newClient, signUpClient, type SignedInClient } from '../../../test/helpers/clients';
+import { LiveRecorder, newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
 
 const GRACE_MS = 2000;
 let server: TestServer;

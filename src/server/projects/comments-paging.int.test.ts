@@ -10,8 +10,8 @@ import {
   type Project,
 } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
-import { postJson } from '../../../test/helpers/fixtures';
+import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { postJson } from '../../../test/support/fixtures';
 
 let server: TestServer;
 let mario: SignedInClient;

@@ -11,8 +11,8 @@ import {
   type Project,
 } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/helpers/clients';
-import { postJson } from '../../../test/helpers/fixtures';
+import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { postJson } from '../../../test/support/fixtures';
 
 let server: TestServer;
 let mario: SignedInClient;

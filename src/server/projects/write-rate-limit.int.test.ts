@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, type CreateProjectInput } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { postJson, postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
+import { postJson, postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 import { signUpStorageUser, testBytes, uploadMultipart } from '../storage/testing/storage-http';
 
 let server: TestServer;

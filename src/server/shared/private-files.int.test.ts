@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { makePng, postSignup } from '../../../test/helpers/fixtures';
+import { makePng, postSignup } from '../../../test/support/fixtures';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 import { signUpStorageUser, startSession, uploadMultipart } from '../storage/testing/storage-http';
 

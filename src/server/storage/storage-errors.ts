@@ -14,7 +14,7 @@ export function storageError(reply: FastifyReply, status: number, message: strin
  * body `{"error":{"code":<status>,"message":"..."}}`, with any extra headers (X-Goog-Upload-Status) and
  * reason phrase it carries.
  */
-export class StorageError extends Error {
+export class StorageProtocolError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -25,19 +25,22 @@ export class StorageError extends Error {
 }
 
 export const storageErrors = {
-  invalidArgument: (message: string) => new StorageError(400, message),
-  invalidName: () => new StorageError(400, 'Invalid object name.'),
-  unauthenticated: () => new StorageError(401, storageErrorTexts.unauthenticated),
+  invalidArgument: (message: string) => new StorageProtocolError(400, message),
+  invalidName: () => new StorageProtocolError(400, 'Invalid object name.'),
+  unauthenticated: () => new StorageProtocolError(401, storageErrorTexts.unauthenticated),
   /** The reason phrase is what the web SDK reads to report `storage/unauthorized-app` (§8.2). */
   appCheckInvalid: () =>
-    new StorageError(401, `${APP_CHECK_INVALID_PHRASE}.`, { reasonPhrase: `${APP_CHECK_INVALID_PHRASE}.` }),
-  quotaExceeded: (bucket: string) => new StorageError(402, storageErrorTexts.quotaExceeded(bucket)),
+    new StorageProtocolError(401, `${APP_CHECK_INVALID_PHRASE}.`, {
+      reasonPhrase: `${APP_CHECK_INVALID_PHRASE}.`,
+    }),
+  quotaExceeded: (bucket: string) => new StorageProtocolError(402, storageErrorTexts.quotaExceeded(bucket)),
   noWritePermission: (headers?: Record<string, string>) =>
-    new StorageError(403, 'Permission denied. No WRITE permission.', headers ? { headers } : {}),
-  objectNotFound: (name: string) => new StorageError(404, storageErrorTexts.objectNotFound(name)),
-  uploadNotFound: () => new StorageError(404, 'No such upload session.'),
-  bucketNotFound: () => new StorageError(404, storageErrorTexts.bucketNotFound),
+    new StorageProtocolError(403, 'Permission denied. No WRITE permission.', headers ? { headers } : {}),
+  objectNotFound: (name: string) => new StorageProtocolError(404, storageErrorTexts.objectNotFound(name)),
+  uploadNotFound: () => new StorageProtocolError(404, 'No such upload session.'),
+  bucketNotFound: () => new StorageProtocolError(404, storageErrorTexts.bucketNotFound),
   /** 429: a limit on how many at once, not on the bytes (402); it frees up as uploads finish. */
-  tooManyOpenUploads: (max: number) => new StorageError(429, storageErrorTexts.tooManyOpenUploads(max)),
-  tooLarge: () => new StorageError(413, 'The request body is too large.'),
+  tooManyOpenUploads: (max: number) =>
+    new StorageProtocolError(429, storageErrorTexts.tooManyOpenUploads(max)),
+  tooLarge: () => new StorageProtocolError(413, 'The request body is too large.'),
 };

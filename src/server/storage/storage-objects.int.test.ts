@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, THUMBNAIL_MAX_BYTES } from '../../common';
 import { storageErrorTexts } from '../../common/storage-errors';
-import { makePng, storedBlobFiles, SVG_IMAGE } from '../../../test/helpers/fixtures';
+import { makePng, storedBlobFiles, SVG_IMAGE } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import {
   asBody,

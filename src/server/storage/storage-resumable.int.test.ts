@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_MAX_BYTES } from '../../common';
-import { makePng } from '../../../test/helpers/fixtures';
+import { makePng } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import {
   md5Base64,

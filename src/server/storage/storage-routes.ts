@@ -7,13 +7,13 @@ import { perUserRateLimit } from '../http/write-rate-limit';
 import { refuseDeclaredBodyOver, settleUnreadBody } from '../http/request-body';
 import { sendFault } from '../http/error-handler';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
-import { readAll } from './byte-streams';
+import { readAll } from '../shared/byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
 import { parseListQuery } from './object-listing';
 import { isValidObjectName } from './object-names';
 import { downloadHeaders } from './download-headers';
-import { parseObjectUrl, parseQuery, parseRange } from './object-path';
-import { StorageError, storageError, storageErrors } from './storage-errors';
+import { parseObjectUrl, parseQuery, parseRange } from './request-parsers';
+import { StorageProtocolError, storageError, storageErrors } from './storage-errors';
 import { maxBytesOf, writeAreaOf } from './storage-rules';
 import { CHUNK_MAX_BYTES, toObjectResource, type StorageService, type UploadState } from './storage-service';
 
@@ -120,7 +120,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       if (closing) request.raw.socket.end();
     });
     scope.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof StorageError) {
+      if (error instanceof StorageProtocolError) {
         for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
         return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
       }
@@ -228,7 +228,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
 
     // Each upload counts once, when it starts: the further requests of a resumable session are free.
     const uploadLimit = perUserRateLimit(deps.viewers, deps.config.uploadsPerMinute, {
-      refusal: () => new StorageError(429, messages.tooManyWrites),
+      refusal: () => new StorageProtocolError(429, messages.tooManyWrites),
       exempt: (request) => Object.hasOwn(request.query as object, 'upload_id'),
     });
     scope.post('/v0/b/:bucket/o', { config: { rateLimit: uploadLimit } }, async (request, reply) => {
@@ -236,7 +236,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
       const query = requireQuery(request);
       const viewer = await requireCaller(request);
-      const body = bodyOf(request);
+      const body = requestBodyStream(request);
       const name = query.get('name');
 
       const uploadId = query.get('upload_id');
@@ -308,7 +308,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
       const viewer = await requireCaller(request);
       refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
-      const body = await readAll(bodyOf(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
+      const body = await readAll(requestBodyStream(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
       return storage.updateMetadata(viewer.uid, bucket, name, body);
     });
 
@@ -327,7 +327,7 @@ const bodyIterators = new WeakMap<FastifyRequest, AsyncIterator<Uint8Array>>();
  * The request body as a stream of bytes. Leaving the loop early does not destroy the request (the reply
  * still has to go out on its socket); onSend closes the iterator and drops what is left.
  */
-function bodyOf(request: FastifyRequest): AsyncIterable<Uint8Array> {
+function requestBodyStream(request: FastifyRequest): AsyncIterable<Uint8Array> {
   const iterator = request.raw.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Uint8Array>;
   bodyIterators.set(request, iterator);
   return iterator;

@@ -12,8 +12,8 @@ import {
   type WritableMetadata,
 } from '../../common';
 import type { BlobStore, StoredBlob, StoredEntry } from './blob-store';
-import { limitBytes, skipBytes } from './byte-streams';
-import { KeyedMutex } from './keyed-mutex';
+import { limitBytes, skipBytes } from '../shared/byte-streams';
+import { KeyedMutex } from '../shared/keyed-mutex';
 import { readMultipartRelated } from './multipart-related';
 import { applyMetadata, EMPTY_METADATA, parseWritableMetadata, type MetadataFields } from './object-metadata';
 import { listPage, type ListPage, type ListRequest } from './object-listing';
@@ -29,7 +29,7 @@ import {
   type ObjectRow,
   referencedBlobKeys,
 } from './objects-repository';
-import { StorageError, storageErrors } from './storage-errors';
+import { StorageProtocolError, storageErrors } from './storage-errors';
 import { requireContentType } from './metadata-rules';
 import { checkContent, maxBytesOf, requireWriteArea, SNIFF_BYTES, type WriteArea } from './storage-rules';
 import {
@@ -407,9 +407,13 @@ export class StorageService {
   private async appendChunk(session: UploadRow, offset: number, body: AsyncIterable<Uint8Array>) {
     const received = session.received;
     if (offset > received) {
-      throw new StorageError(503, 'The offset is past the bytes received; query the upload and resume.', {
-        headers: { 'X-Goog-Upload-Status': 'active', 'X-Goog-Upload-Size-Received': String(received) },
-      });
+      throw new StorageProtocolError(
+        503,
+        'The offset is past the bytes received; query the upload and resume.',
+        {
+          headers: { 'X-Goog-Upload-Status': 'active', 'X-Goog-Upload-Size-Received': String(received) },
+        },
+      );
     }
     const source = limitBytes(
       skipBytes(
@@ -426,13 +430,13 @@ export class StorageService {
     const { written, error } = await this.deps.blobs.writePart(session.upload_id, received, source);
     // Our own refusals keep nothing of the chunk. A dropped connection keeps the synced prefix: it is
     // exactly the bytes from `received` on, and the client resumes after a query.
-    if (error instanceof StorageError) throw error;
+    if (error instanceof StorageProtocolError) throw error;
     const now = nowIso();
     if (
       written > 0 &&
       !(await recordReceived(this.deps.db, session.upload_id, received, received + written, now))
     ) {
-      throw new StorageError(503, 'The upload changed meanwhile; query the upload and resume.');
+      throw new StorageProtocolError(503, 'The upload changed meanwhile; query the upload and resume.');
     }
     if (error !== undefined) throw error;
     return { ...session, received: received + written, updated_at: now };
@@ -494,7 +498,7 @@ export class StorageService {
       // Another instance finalized it first: answer with its result.
       const latest = await findUpload(this.deps.db, uploadId);
       if (latest?.status === 'final') return stateOf(latest);
-      throw new StorageError(503, 'The upload changed meanwhile; query the upload and resume.');
+      throw new StorageProtocolError(503, 'The upload changed meanwhile; query the upload and resume.');
     }
     await this.deps.blobs.deletePart(uploadId).catch(() => undefined);
     return { status: 'final', received: size, resource };

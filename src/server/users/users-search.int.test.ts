@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
 import { messages, type LiveTarget, type UserProfile } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/helpers/clients';
-import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/helpers/fixtures';
+import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 
 let server: TestServer;
 let viewer: SignedInClient;

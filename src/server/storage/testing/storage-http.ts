@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { postSignup, sessionCookieOf } from '../../../../test/helpers/fixtures';
+import { postSignup, sessionCookieOf } from '../../../../test/support/fixtures';
 import type { TestServer } from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { LocalDiskBlobStore } from '../blob-store';

@@ -2,44 +2,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import { deflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import { pngChunk, rgbPng } from './png';
 
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-/** One PNG chunk (length, type, data, CRC-32); shared with the benchmark data generator. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid PNG; `padTo` appends a private ancillary chunk to reach at least that many bytes. */
+/** A valid 1×1 PNG; `padTo` appends a private ancillary chunk to reach at least that many bytes. */
 export function makePng(padTo = 0): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const pixels = deflateSync(Buffer.from([0, 0x6b, 0x4f, 0xd8]));
-  const parts = [
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', pixels),
-  ];
-  const base = Buffer.concat([...parts, pngChunk('IEND', Buffer.alloc(0))]);
+  const pixel = Buffer.from([0, 0x6b, 0x4f, 0xd8]);
+  const base = rgbPng(1, 1, pixel);
   if (padTo <= base.length) return base;
-  const padding = pngChunk('prVt', randomBytes(Math.max(0, padTo - base.length - 12)));
-  return Buffer.concat([...parts, padding, pngChunk('IEND', Buffer.alloc(0))]);
+  return rgbPng(1, 1, pixel, [pngChunk('prVt', randomBytes(Math.max(0, padTo - base.length - 12)))]);
 }
 
 export const SVG_IMAGE = Buffer.from(

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseObjectUrl, parseRange } from './object-path';
+import { parseObjectUrl, parseRange } from './request-parsers';
 
 describe('parseObjectUrl', () => {
   it('decodes the name exactly once', () => {

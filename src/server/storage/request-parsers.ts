@@ -1,3 +1,5 @@
+/** Parsers for the raw parts of a storage request: its URL (bucket, object name), query and Range header. */
+
 /**
  * Splits a raw (still percent-encoded) storage URL into bucket and object name, decoding each exactly
  * once. Routers that decode `%2F` before matching would break names with slashes, so we parse ourselves.
