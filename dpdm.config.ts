@@ -19,12 +19,6 @@ const config: Config = {
   circular: true,
   progress: false,
   exitCode: 'circular:1',
-  // TODO(coordinator): empty this list. Type-only cycles in src/server, which other branches of issue 10
-  // are refactoring; each entry is one import edge, ISSUER:DEPENDENCY.
-  skipImports: [
-    'src/server/db/migrations.ts:src/server/db/database.ts', // `import type { DialectName }`
-    'src/server/storage/metadata-rules.ts:src/server/storage/object-metadata.ts', // `import type { WritableMetadata }`
-  ],
 };
 
 export default config;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema';
+import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
@@ -11,8 +11,6 @@ import { startWalCheckpointer } from './wal-checkpointer';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
 import { WalSync } from './wal-sync';
 import { syncDirectory } from '../shared/durable-fs';
-
-export type DialectName = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;

@@ -1,6 +1,6 @@
 import { sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { nameSearchKey } from '../../common';
-import type { DialectName } from './database';
+import type { DialectName } from './schema';
 
 /**
  * One ordered list of migrations for both dialects. Anything dialect-specific must stay inside this

@@ -141,3 +141,6 @@ interface RateLimitsTable {
   /** When the current window ends, in ms since the epoch by the database's clock. */
   reset_at: number;
 }
+
+/** The database engine an install runs on. */
+export type DialectName = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger';
 import { sql, type RawBuilder, type Kysely } from 'kysely';
-import type { DialectName } from '../db/database';
+import type { DialectName } from '../db/schema';
 import type { Database } from '../db/schema';
 
 /** Ended windows are deleted at most this often (per instance), so the table stays small. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { getOrCreateSecretKey } from '../db/settings-repository';
 
 /**
  * Decides whether an `X-Firebase-AppCheck` token is valid (docs/decisions/004-app-check.md). A real
@@ -58,24 +59,10 @@ export class HmacAppCheckTokens implements AppCheckVerifier, AppCheckIssuer {
   }
 
   private loadKey(): Promise<Uint8Array> {
-    this.key ??= this.readOrCreateKey().catch((error: unknown) => {
+    this.key ??= getOrCreateSecretKey(this.db, KEY_SETTING).catch((error: unknown) => {
       this.key = undefined;
       throw error;
     });
     return this.key;
-  }
-
-  private async readOrCreateKey(): Promise<Uint8Array> {
-    await this.db
-      .insertInto('settings')
-      .values({ key: KEY_SETTING, value: randomBytes(32).toString('base64url') })
-      .onConflict((conflict) => conflict.column('key').doNothing())
-      .execute();
-    const row = await this.db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', KEY_SETTING)
-      .executeTakeFirstOrThrow();
-    return Buffer.from(row.value, 'base64url');
   }
 }

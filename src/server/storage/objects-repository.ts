@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { DialectName } from '../db/database';
+import type { DialectName } from '../db/schema';
 import type { Database, StorageObjectsTable } from '../db/schema';
 
 export type ObjectRow = Selectable<StorageObjectsTable>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/database';
+import type { DialectName } from '../db/schema';
 import { nowIso } from '../shared/time';
 import type { Database, StorageUploadStatus } from '../db/schema';
 import { newId } from '../shared/ids';
