@@ -15,7 +15,7 @@ import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
-import { LocalDiskBlobStore } from './storage/blob-store';
+import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
 import { StorageService } from './storage/storage-service';
 import { UsersService } from './users/users-service';
 

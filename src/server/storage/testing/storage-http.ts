@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { postSignup, sessionCookieOf } from '../../../../test/support/fixtures';
 import type { TestServer } from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
-import { LocalDiskBlobStore } from '../blob-store';
+import { LocalDiskBlobStore } from '../local-disk-blob-store';
 import { StorageService } from '../storage-service';
 
 /**

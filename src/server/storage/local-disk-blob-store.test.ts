@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LocalDiskBlobStore } from './blob-store';
+import { LocalDiskBlobStore } from './local-disk-blob-store';
 
 const UPLOAD_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('base64');
