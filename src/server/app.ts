@@ -32,6 +32,7 @@ import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change
 import { LiveHub } from './live/live-hub';
 import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
 import { registerStorageRoutes } from './storage/storage-routes';
+import { scheduleStorageSweeps } from './storage/storage-sweeper';
 import { usersLiveSource } from './users/users-live-source';
 import { registerUsersRoutes } from './users/users-routes';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
@@ -89,6 +90,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     database,
     bus,
     presence: services.presence,
+    storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
       liveUpgrades.stop();
       hub.close();
@@ -250,7 +252,7 @@ function registerApiRoutes(
   server: FastifyInstance,
   config: Config,
   database: DatabaseHandle,
-  { auth, viewers, users, projects, storage, appCheck }: Services,
+  { auth, viewers, users, projects, storage, resumableUploads, appCheck }: Services,
 ): void {
   const openApi = buildOpenApiDocument(
     [
@@ -281,7 +283,7 @@ function registerApiRoutes(
     viewers,
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
-  registerStorageRoutes(server, { storage, viewers, appCheck, config });
+  registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
 }
 
@@ -292,6 +294,7 @@ function registerLifecycle(
     database: DatabaseHandle;
     bus: ChangeBus;
     presence: Services['presence'];
+    storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
   },
 ): void {
@@ -302,11 +305,15 @@ function registerLifecycle(
     if (closing) reply.header('connection', 'close');
     return payload;
   });
-  server.addHook('onReady', async () => deps.presence.start());
+  server.addHook('onReady', async () => {
+    deps.presence.start();
+    deps.storageSweeps.start();
+  });
   server.addHook('preClose', async () => {
     closing = true;
     deps.stopLive();
     await deps.presence.stop();
+    await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {
     await deps.bus.close();

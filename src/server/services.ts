@@ -16,7 +16,10 @@ import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
+import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
+import { StorageSweeper } from './storage/storage-sweeper';
+import { KeyedMutex } from './shared/keyed-mutex';
 import { UsersService } from './users/users-service';
 
 export interface ServiceDeps {
@@ -37,6 +40,8 @@ export interface Services {
   idTokens: IdTokens;
   rateLimitCounters: RateLimitCounters;
   storage: StorageService;
+  resumableUploads: ResumableUploads;
+  storageSweeper: StorageSweeper;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
   auth: AuthService;
@@ -57,15 +62,27 @@ export async function createServices({
   const idTokens = await IdTokens.load(db);
   const sessions = new SessionCache(bus);
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
+  const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'storage'));
+  const uploadLocks = new KeyedMutex();
+  const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
   const storage = new StorageService({
     db,
     dialect,
-    blobs: new LocalDiskBlobStore(path.join(config.dataDir, 'storage')),
+    blobs,
     bucket: config.storageBucket,
     publicUrl: config.publicUrl,
     quotaBytes: config.storageQuotaBytes,
-    uploadSessionTtlMs: config.storageUploadSessionTtlMs,
+    uploadSessionTtlMs,
   });
+  const resumableUploads = new ResumableUploads({
+    db,
+    dialect,
+    blobs,
+    objects: storage,
+    uploadLocks,
+    uploadSessionTtlMs,
+  });
+  const storageSweeper = new StorageSweeper({ db, blobs, uploadLocks, uploadSessionTtlMs });
   const presence = new PresenceService({
     db,
     changes: bus,
@@ -96,6 +113,8 @@ export async function createServices({
     idTokens,
     rateLimitCounters,
     storage,
+    resumableUploads,
+    storageSweeper,
     appCheck: new HmacAppCheckTokens(db),
     presence,
     auth,

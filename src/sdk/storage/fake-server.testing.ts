@@ -29,7 +29,7 @@ interface Session {
 }
 
 /** What an interceptor may do with a request: nothing (undefined), answer it, or drop the connection. */
-export type Interception = Response | 'network-error' | undefined;
+type Interception = Response | 'network-error' | undefined;
 
 export type Interceptor = (
   request: RecordedRequest,

@@ -10,7 +10,7 @@ import { createStorage, type Storage, type StorageOptions } from './service';
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Waits a fiftieth of what the SDK asks: the back-off logic runs as usual, the tests stay fast. */
-export const fastSleep: SleepFunction = (ms, signal) => realSleep(ms / 50, signal);
+const fastSleep: SleepFunction = (ms, signal) => realSleep(ms / 50, signal);
 
 /** One request as the client sent it, and what the server said about the upload session. */
 export interface SentRequest {
@@ -32,7 +32,7 @@ export interface Recorder {
 }
 
 /** A fetch that records every request (and its outcome) before passing it to the real one. */
-export function recordingFetch(): Recorder {
+function recordingFetch(): Recorder {
   const sent: SentRequest[] = [];
   const recorder: Recorder = { fetch: undefined as unknown as typeof fetch, sent, onSend: undefined };
   const wrapped: typeof fetch = async (input, init = {}) => {

@@ -4,7 +4,7 @@ import { messages } from '../../common';
 import { openRaw, rawExchange, waitFor } from '../../../test/support/raw-http';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { bucketUrl, signUpStorageUser, type StorageTestUser } from '../storage/testing/storage-http';
-import { CHUNK_MAX_BYTES } from '../storage/storage-service';
+import { CHUNK_MAX_BYTES } from '../storage/resumable-uploads';
 
 const THIRTY_MB = 30 * 1024 * 1024;
 

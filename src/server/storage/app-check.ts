@@ -20,7 +20,7 @@ export interface AppCheckIssuer {
 const KEY_SETTING = 'app_check_hmac_key';
 const ISSUER = 'the-dojo';
 const AUDIENCE = 'the-dojo/app-check';
-export const APP_CHECK_TOKEN_TTL_SECONDS = 3600;
+const APP_CHECK_TOKEN_TTL_SECONDS = 3600;
 
 /**
  * The default: HS256 tokens this server mints for its own web app at `POST /api/app-check/token`. The

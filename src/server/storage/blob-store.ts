@@ -7,7 +7,7 @@ export interface StoredBlob {
   md5Base64: string;
 }
 
-export interface WrittenBlob extends StoredBlob {
+interface WrittenBlob extends StoredBlob {
   /** The first bytes (up to the `headBytes` asked for), to judge a file by its content. */
   head: Buffer;
 }

@@ -38,7 +38,7 @@ const INERT_FAMILIES = ['audio/', 'video/', 'font/'];
 const isInert = (essence: string): boolean =>
   INERT_TYPES.has(essence) || INERT_FAMILIES.some((family) => essence.startsWith(family));
 
-export const DOWNLOAD_CSP = "sandbox; default-src 'none'";
+const DOWNLOAD_CSP = "sandbox; default-src 'none'";
 
 /** The headers that decide how a browser treats a download of an object stored as `storedType`. */
 export function downloadHeaders(storedType: string, name: string): Record<string, string> {

@@ -19,7 +19,7 @@ import {
   uploadCommand,
   uploadMultipart,
   withDatabase,
-  withStorageService,
+  withStorageSweeper,
   type StorageTestUser,
 } from './testing/storage-http';
 
@@ -174,7 +174,7 @@ describe('how many sessions, and for how long', () => {
     const part = path.join(server.dataDir, 'storage', 'uploads', `${uploadIdOf(uploadUrl)}.part`);
     expect(fs.existsSync(part)).toBe(true);
     const later = Date.now() + 24 * 60 * 60 * 1000 + 60_000;
-    expect(await withStorageService(server, (storage) => storage.sweepExpiredUploads(later))).toBeGreaterThan(
+    expect(await withStorageSweeper(server, (sweeper) => sweeper.sweepExpiredUploads(later))).toBeGreaterThan(
       0,
     );
     expect(fs.existsSync(part)).toBe(false);

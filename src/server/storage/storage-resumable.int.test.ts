@@ -13,7 +13,7 @@ import {
   startSession,
   testBytes,
   uploadCommand,
-  withStorageService,
+  withStorageSweeper,
   type StorageTestUser,
 } from './testing/storage-http';
 
@@ -458,13 +458,13 @@ describe('resumable upload: who may do what', () => {
     const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
     await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
     const hour = 60 * 60 * 1000;
-    const soon = await withStorageService(server, (storage) =>
+    const soon = await withStorageSweeper(server, (storage) =>
       storage.sweepExpiredUploads(Date.now() + 23 * hour),
     );
     expect(soon).toBe(0);
     expect(partFiles()).toContain(`${uploadId}.part`);
     const aDayLater = Date.now() + 24 * hour + 60_000;
-    const swept = await withStorageService(server, (storage) => storage.sweepExpiredUploads(aDayLater));
+    const swept = await withStorageSweeper(server, (sweeper) => sweeper.sweepExpiredUploads(aDayLater));
     expect(swept).toBeGreaterThanOrEqual(1);
     expect(partFiles()).not.toContain(`${uploadId}.part`);
     expect((await uploadCommand(uploadUrl, alice.auth, 'query')).status).toBe(404);
@@ -495,12 +495,12 @@ describe('orphaned bytes', () => {
     expect((await uploadCommand(liveUrl, alice.auth, 'upload', 0, testBytes(4))).status).toBe(200);
     const liveId = new URL(liveUrl).searchParams.get('upload_id')!;
 
-    const young = await withStorageService(server, (storage) => storage.sweepOrphans(Date.now()));
+    const young = await withStorageSweeper(server, (sweeper) => sweeper.sweepOrphans(Date.now()));
     expect(young).toEqual({ blobs: 0, parts: 0, staging: 0 });
     expect([orphanBlob, orphanPart, staged].every((file) => fs.existsSync(file))).toBe(true);
 
     const aDayLater = Date.now() + 25 * 60 * 60 * 1000;
-    const swept = await withStorageService(server, (storage) => storage.sweepOrphans(aDayLater));
+    const swept = await withStorageSweeper(server, (sweeper) => sweeper.sweepOrphans(aDayLater));
     // At least these three (earlier tests' restarts may have left more of their own).
     expect(swept.blobs).toBeGreaterThanOrEqual(1);
     expect(swept.parts).toBeGreaterThanOrEqual(1);

@@ -15,10 +15,13 @@ import { downloadHeaders } from './download-headers';
 import { parseObjectUrl, parseQuery, parseRange } from './request-parsers';
 import { StorageProtocolError, storageError, storageErrors } from './storage-errors';
 import { maxBytesOf, writeAreaOf } from './storage-rules';
-import { CHUNK_MAX_BYTES, toObjectResource, type StorageService, type UploadState } from './storage-service';
+import { toObjectResource } from './object-presenter';
+import { CHUNK_MAX_BYTES, type ResumableUploads, type UploadState } from './resumable-uploads';
+import type { StorageService } from './storage-service';
 
 interface Deps {
   storage: StorageService;
+  resumableUploads: ResumableUploads;
   viewers: ViewerResolver;
   appCheck: AppCheckVerifier & AppCheckIssuer;
   config: Pick<Config, 'appCheckEnforced' | 'publicUrl' | 'uploadsPerMinute'>;
@@ -51,7 +54,6 @@ const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE, PUT, HEAD';
 const METADATA_BODY_MAX_BYTES = 64 * 1024;
 const BUCKET_NAME = /^[A-Za-z0-9.\-_]+$/;
 const APP_CHECK_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The storage protocol (docs/storage-protocol.md) under /v0/b/{bucket}/o, plus the App Check token endpoint.
@@ -65,34 +67,12 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
     deps.appCheck.mint(),
   );
 
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const sweepUploads = () =>
-    storage
-      .sweepExpiredUploads()
-      .catch((error: unknown) => app.log.error({ err: error }, 'upload session sweep failed'));
-  // The orphan sweep lists every stored file: hourly only, so a restart does not start with a burst of I/O.
-  const sweepAll = () => {
-    sweeping = sweepUploads()
-      .then(() => storage.sweepOrphans())
-      .then((removed) => {
-        if (removed.blobs + removed.parts + removed.staging > 0)
-          app.log.info({ removed }, 'orphaned bytes removed');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'orphaned bytes sweep failed'));
-  };
-  app.addHook('onReady', async () => {
-    sweeping = sweepUploads();
-    sweepTimer = setInterval(sweepAll, SWEEP_INTERVAL_MS).unref();
-  });
   // Node closes only the connections idle when the server starts closing; a download still streaming
   // then keeps its keep-alive connection open long after. Ending it once its response is done lets a
   // shutdown finish promptly.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    clearInterval(sweepTimer);
-    await sweeping;
   });
 
   void app.register(async (scope) => {
@@ -242,7 +222,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       const uploadId = query.get('upload_id');
       if (uploadId !== undefined) {
         refuseDeclaredBodyOver(request, CHUNK_MAX_BYTES, storageErrors.tooLarge);
-        const state = await storage.continueResumable({
+        const state = await deps.resumableUploads.continue({
           viewerUid: viewer.uid,
           bucket,
           name,
@@ -271,7 +251,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
           throw storageErrors.invalidArgument('X-Goog-Upload-Header-Content-Length is required.');
         }
         refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
-        const started = await storage.startResumable({
+        const started = await deps.resumableUploads.start({
           viewerUid: viewer.uid,
           bucket,
           name,

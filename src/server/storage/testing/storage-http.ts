@@ -5,7 +5,8 @@ import { postSignup, sessionCookieOf } from '../../../../test/support/fixtures';
 import type { TestServer } from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { LocalDiskBlobStore } from '../local-disk-blob-store';
-import { StorageService } from '../storage-service';
+import { KeyedMutex } from '../../shared/keyed-mutex';
+import { StorageSweeper } from '../storage-sweeper';
 
 /**
  * Raw-HTTP helpers for the storage integration tests: real users from the signup endpoint, and
@@ -31,7 +32,7 @@ export async function signUpStorageUser(baseUrl: string): Promise<StorageTestUse
   };
 }
 
-export const DEFAULT_BUCKET = 'dojo';
+const DEFAULT_BUCKET = 'dojo';
 
 export const bucketUrl = (baseUrl: string, bucket = DEFAULT_BUCKET): string =>
   `${baseUrl}/v0/b/${encodeURIComponent(bucket)}/o`;
@@ -175,22 +176,19 @@ export function testBytes(size: number, seed = 1): Buffer {
 }
 
 /**
- * Runs `action` with a StorageService of its own on the test server's database and data dir (the real
- * code, not a mock), for work the HTTP API does not expose, such as sweeping expired sessions.
+ * Runs `action` with a StorageSweeper of its own on the test server's database and data dir (the real
+ * code, not a mock): the sweeps run in the background in the app, and a test needs them on demand.
  */
-export async function withStorageService<T>(
+export async function withStorageSweeper<T>(
   server: TestServer,
-  action: (storage: StorageService) => Promise<T>,
+  action: (sweeper: StorageSweeper) => Promise<T>,
 ): Promise<T> {
   return withDatabase(server, (database) =>
     action(
-      new StorageService({
+      new StorageSweeper({
         db: database.db,
-        dialect: database.dialect,
         blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
-        bucket: server.config.storageBucket,
-        publicUrl: undefined,
-        quotaBytes: server.config.storageQuotaBytes,
+        uploadLocks: new KeyedMutex(),
         uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
       }),
     ),
