@@ -1,3 +1,4 @@
+import fastifyCors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../common';
 import { AppError } from '../shared/app-error';
@@ -50,7 +51,9 @@ const EXPOSED_HEADERS = [
   'x-goog-metageneration',
   'x-goog-hash',
 ].join(', ');
-const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE, PUT, HEAD';
+const ALLOWED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD'];
+/** How long a browser may reuse a preflight answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = 3600;
 const METADATA_BODY_MAX_BYTES = 64 * 1024;
 const BUCKET_NAME = /^[A-Za-z0-9.\-_]+$/;
 const APP_CHECK_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
@@ -75,230 +78,235 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
     closing = true;
   });
 
-  void app.register(async (scope) => {
-    // Bodies are read by the handlers as streams, with their own limits; nothing is parsed up front.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  void app.register(
+    async (scope) => {
+      // Bodies are read by the handlers as streams, with their own limits; nothing is parsed up front.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    scope.addHook('onRequest', async (request, reply) => {
-      const origin = request.headers.origin;
-      reply
-        .header('access-control-allow-origin', origin ?? '*')
-        .header('access-control-expose-headers', EXPOSED_HEADERS)
+      // Before the CORS plugin's hook, which answers a preflight itself.
+      scope.addHook('onRequest', async (request, reply) => {
         // helmet says same-origin for the app; other-origin clients must be able to read storage.
-        .header('cross-origin-resource-policy', 'cross-origin');
-      if (origin) reply.header('vary', 'Origin');
-    });
-    // A reply sent before the body was read (a refusal): drop a small rest, close on a large one
-    // (settleUnreadBody). The body's iterator is closed first: while its 'readable' listener is attached,
-    // resume() does nothing and the connection stalls.
-    scope.addHook('onSend', async (request, reply) => {
-      await bodyIterators.get(request)?.return?.();
-      settleUnreadBody(request, reply);
-    });
-    scope.addHook('onResponse', async (request) => {
-      if (closing) request.raw.socket.end();
-    });
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof StorageProtocolError) {
-        for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-        return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
-      }
-      if (error instanceof MultipartError) return storageError(reply, 400, error.message);
-      // Thrown by the app-wide hooks (the cross-site check): same status and message, protocol body.
-      if (error instanceof AppError) return storageError(reply, error.status, error.message);
-      // The connection, not the request stream: a fully read request (any GET) is destroyed too.
-      if (request.raw.socket.destroyed) {
-        request.log.info({ err: error }, 'storage request ended by the client');
-        return storageError(reply, 400, messages.badRequest);
-      }
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return storageError(reply, error.statusCode === 413 ? 413 : 400, messages.badRequest);
-      }
-      const fault = sendFault(request, reply, error, (status, message) =>
-        storageError(reply, status, message),
-      );
-      if (fault) return fault;
-      request.log.error({ err: error }, 'unhandled storage error');
-      return storageError(reply, 500, messages.internal);
-    });
-
-    scope.options('/v0/*', async (request, reply) => {
-      const requested = request.headers['access-control-request-headers'];
-      reply
-        .header('access-control-allow-methods', ALLOWED_METHODS)
-        .header(
-          'access-control-allow-headers',
-          requested ??
-            'Authorization, Content-Type, Range, X-Firebase-Storage-Version, X-Firebase-AppCheck, X-Firebase-GMPID, X-Goog-Upload-Protocol, X-Goog-Upload-Command, X-Goog-Upload-Offset, X-Goog-Upload-Header-Content-Length, X-Goog-Upload-Header-Content-Type',
-        )
-        .header('access-control-max-age', '3600');
-      if (request.headers['access-control-request-private-network'] === 'true') {
-        reply.header('access-control-allow-private-network', 'true');
-      }
-      if (requested) reply.header('vary', 'Origin, Access-Control-Request-Headers');
-      return reply.status(204).send();
-    });
-
-    /** App Check (when enforced), then the signed-in user: 401 for either. */
-    const requireCaller = async (request: FastifyRequest): Promise<Viewer> => {
-      if (deps.config.appCheckEnforced) {
-        const token = request.headers['x-firebase-appcheck'];
-        if (typeof token !== 'string' || !(await deps.appCheck.verify(token))) {
-          throw storageErrors.appCheckInvalid();
+        reply.header('cross-origin-resource-policy', 'cross-origin');
+        // Private Network Access: a page on a public origin may reach a self-hosted server on the LAN.
+        if (
+          request.method === 'OPTIONS' &&
+          request.headers['access-control-request-private-network'] === 'true'
+        ) {
+          reply.header('access-control-allow-private-network', 'true');
         }
-      }
-      const viewer = await deps.viewers.viewerOf(request);
-      if (!viewer) throw storageErrors.unauthenticated();
-      return viewer;
-    };
+      });
+      // Any origin may call storage (docs/storage-protocol.md#15-cross-origin-requests-cors): without the
+      // session cookie (the app-wide cross-site check refuses it), so nothing is sent on a visitor's behalf.
+      // Preflights reflect the headers asked for; a caller without an Origin header gets `*`.
+      await scope.register(fastifyCors, {
+        origin: (origin, allow) => allow(null, origin ?? '*'),
+        methods: ALLOWED_METHODS,
+        exposedHeaders: EXPOSED_HEADERS,
+        maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+        strictPreflight: false,
+      });
+      // A reply sent before the body was read (a refusal): drop a small rest, close on a large one
+      // (settleUnreadBody). The body's iterator is closed first: while its 'readable' listener is attached,
+      // resume() does nothing and the connection stalls.
+      scope.addHook('onSend', async (request, reply) => {
+        await bodyIterators.get(request)?.return?.();
+        settleUnreadBody(request, reply);
+      });
+      scope.addHook('onResponse', async (request) => {
+        if (closing) request.raw.socket.end();
+      });
+      scope.setErrorHandler((error: FastifyError, request, reply) => {
+        if (error instanceof StorageProtocolError) {
+          for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+          return storageError(reply, error.status, error.message, error.extra.reasonPhrase);
+        }
+        if (error instanceof MultipartError) return storageError(reply, 400, error.message);
+        // Thrown by the app-wide hooks (the cross-site check): same status and message, protocol body.
+        if (error instanceof AppError) return storageError(reply, error.status, error.message);
+        // The connection, not the request stream: a fully read request (any GET) is destroyed too.
+        if (request.raw.socket.destroyed) {
+          request.log.info({ err: error }, 'storage request ended by the client');
+          return storageError(reply, 400, messages.badRequest);
+        }
+        if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+          return storageError(reply, error.statusCode === 413 ? 413 : 400, messages.badRequest);
+        }
+        const fault = sendFault(request, reply, error, (status, message) =>
+          storageError(reply, status, message),
+        );
+        if (fault) return fault;
+        request.log.error({ err: error }, 'unhandled storage error');
+        return storageError(reply, 500, messages.internal);
+      });
 
-    const listObjects = async (request: FastifyRequest, bucket: string) => {
-      const query = requireQuery(request);
-      const listRequest = parseListQuery(query);
-      await requireCaller(request);
-      const page = await storage.list(bucket, listRequest);
-      return {
-        prefixes: page.prefixes,
-        items: page.items.map((name) => ({ name, bucket })),
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      /** App Check (when enforced), then the signed-in user: 401 for either. */
+      const requireCaller = async (request: FastifyRequest): Promise<Viewer> => {
+        if (deps.config.appCheckEnforced) {
+          const token = request.headers['x-firebase-appcheck'];
+          if (typeof token !== 'string' || !(await deps.appCheck.verify(token))) {
+            throw storageErrors.appCheckInvalid();
+          }
+        }
+        const viewer = await deps.viewers.viewerOf(request);
+        if (!viewer) throw storageErrors.unauthenticated();
+        return viewer;
       };
-    };
 
-    scope.get('/v0/b/:bucket/o', async (request) => {
-      const { bucket } = requireTarget(request, storage.defaultBucket);
-      return listObjects(request, bucket);
-    });
+      const listObjects = async (request: FastifyRequest, bucket: string) => {
+        const query = requireQuery(request);
+        const listRequest = parseListQuery(query);
+        await requireCaller(request);
+        const page = await storage.list(bucket, listRequest);
+        return {
+          prefixes: page.prefixes,
+          items: page.items.map((name) => ({ name, bucket })),
+          ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        };
+      };
 
-    scope.get('/v0/b/:bucket/o/*', async (request, reply) => {
-      const { bucket, name } = requireTarget(request, storage.defaultBucket);
-      if (name === undefined) return listObjects(request, bucket);
-      requireValidName(name);
-      const query = requireQuery(request);
-      const row = await storage.find(bucket, name);
-      // A download token is a capability on its own (§4.3): no user, no App Check (an <img> sends neither).
-      const token = query.get('token');
-      const tokenGrantsRead =
-        row !== undefined && token !== undefined && row.download_tokens.split(',').includes(token);
-      if (!tokenGrantsRead) await requireCaller(request);
-      if (!row) throw storageErrors.objectNotFound(name);
-      if (query.get('alt') !== 'media') return toObjectResource(row);
+      scope.get('/b/:bucket/o', async (request) => {
+        const { bucket } = requireTarget(request, storage.defaultBucket);
+        return listObjects(request, bucket);
+      });
 
-      const range = parseRange(request.headers.range, row.size);
-      if (range === 'invalid') {
-        return reply.status(416).header('content-range', `bytes */${row.size}`).send();
-      }
-      reply
-        .headers(downloadHeaders(row.content_type, row.name))
-        .header('accept-ranges', 'bytes')
-        .header('etag', `"${row.md5_hash}"`)
-        .header('x-goog-hash', `md5=${row.md5_hash}`)
-        .header('x-goog-generation', row.generation)
-        .header('x-goog-metageneration', String(row.metageneration))
-        .header('cache-control', 'private, max-age=3600');
-      if (range) {
-        return reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${row.size}`)
-          .header('content-length', range.end - range.start + 1)
-          .send(storage.readBytes(row, range));
-      }
-      return reply.header('content-length', row.size).send(storage.readBytes(row));
-    });
+      scope.get('/b/:bucket/o/*', async (request, reply) => {
+        const { bucket, name } = requireTarget(request, storage.defaultBucket);
+        if (name === undefined) return listObjects(request, bucket);
+        requireValidName(name);
+        const query = requireQuery(request);
+        const row = await storage.find(bucket, name);
+        // A download token is a capability on its own (§4.3): no user, no App Check (an <img> sends neither).
+        const token = query.get('token');
+        const tokenGrantsRead =
+          row !== undefined && token !== undefined && row.download_tokens.split(',').includes(token);
+        if (!tokenGrantsRead) await requireCaller(request);
+        if (!row) throw storageErrors.objectNotFound(name);
+        if (query.get('alt') !== 'media') return toObjectResource(row);
 
-    // Each upload counts once, when it starts: the further requests of a resumable session are free.
-    const uploadLimit = perUserRateLimit(deps.viewers, deps.config.uploadsPerMinute, {
-      refusal: () => new StorageProtocolError(429, messages.tooManyWrites),
-      exempt: (request) => Object.hasOwn(request.query as object, 'upload_id'),
-    });
-    scope.post('/v0/b/:bucket/o', { config: { rateLimit: uploadLimit } }, async (request, reply) => {
-      const { bucket, name: pathName } = requireTarget(request, storage.defaultBucket);
-      if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
-      const query = requireQuery(request);
-      const viewer = await requireCaller(request);
-      const body = requestBodyStream(request);
-      const name = query.get('name');
-
-      const uploadId = query.get('upload_id');
-      if (uploadId !== undefined) {
-        refuseDeclaredBodyOver(request, CHUNK_MAX_BYTES, storageErrors.tooLarge);
-        const state = await deps.resumableUploads.continue({
-          viewerUid: viewer.uid,
-          bucket,
-          name,
-          uploadId,
-          commands: requireCommands(request),
-          offset: optionalOffset(request),
-          body,
-        });
-        return sendUploadState(reply, state);
-      }
-
-      const protocol = (header(request, 'x-goog-upload-protocol') ?? query.get('uploadType') ?? 'media')
-        .trim()
-        .toLowerCase();
-      if (protocol === 'multipart') {
-        const contentType = request.headers['content-type'];
-        const boundary = boundaryOf(contentType);
-        if (!boundary) throw storageErrors.invalidArgument(`Bad content type. ${contentType ?? ''}`.trim());
-        return storage.uploadMultipart({ viewerUid: viewer.uid, bucket, name, boundary, body });
-      }
-      if (protocol === 'resumable') {
-        const command = header(request, 'x-goog-upload-command')?.trim().toLowerCase();
-        if (command !== 'start') throw storageErrors.invalidArgument('X-Goog-Upload-Command must be start.');
-        const declared = header(request, 'x-goog-upload-header-content-length')?.trim() ?? '';
-        if (!/^\d{1,15}$/.test(declared)) {
-          throw storageErrors.invalidArgument('X-Goog-Upload-Header-Content-Length is required.');
+        const range = parseRange(request.headers.range, row.size);
+        if (range === 'invalid') {
+          return reply.status(416).header('content-range', `bytes */${row.size}`).send();
         }
+        reply
+          .headers(downloadHeaders(row.content_type, row.name))
+          .header('accept-ranges', 'bytes')
+          .header('etag', `"${row.md5_hash}"`)
+          .header('x-goog-hash', `md5=${row.md5_hash}`)
+          .header('x-goog-generation', row.generation)
+          .header('x-goog-metageneration', String(row.metageneration))
+          .header('cache-control', 'private, max-age=3600');
+        if (range) {
+          return reply
+            .status(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${row.size}`)
+            .header('content-length', range.end - range.start + 1)
+            .send(storage.readBytes(row, range));
+        }
+        return reply.header('content-length', row.size).send(storage.readBytes(row));
+      });
+
+      // Each upload counts once, when it starts: the further requests of a resumable session are free.
+      const uploadLimit = perUserRateLimit(deps.viewers, deps.config.uploadsPerMinute, {
+        refusal: () => new StorageProtocolError(429, messages.tooManyWrites),
+        exempt: (request) => Object.hasOwn(request.query as object, 'upload_id'),
+      });
+      scope.post('/b/:bucket/o', { config: { rateLimit: uploadLimit } }, async (request, reply) => {
+        const { bucket, name: pathName } = requireTarget(request, storage.defaultBucket);
+        if (pathName !== undefined) throw storageErrors.invalidArgument('Upload to the bucket URL.');
+        const query = requireQuery(request);
+        const viewer = await requireCaller(request);
+        const body = requestBodyStream(request);
+        const name = query.get('name');
+
+        const uploadId = query.get('upload_id');
+        if (uploadId !== undefined) {
+          refuseDeclaredBodyOver(request, CHUNK_MAX_BYTES, storageErrors.tooLarge);
+          const state = await deps.resumableUploads.continue({
+            viewerUid: viewer.uid,
+            bucket,
+            name,
+            uploadId,
+            commands: requireCommands(request),
+            offset: optionalOffset(request),
+            body,
+          });
+          return sendUploadState(reply, state);
+        }
+
+        const protocol = (header(request, 'x-goog-upload-protocol') ?? query.get('uploadType') ?? 'media')
+          .trim()
+          .toLowerCase();
+        if (protocol === 'multipart') {
+          const contentType = request.headers['content-type'];
+          const boundary = boundaryOf(contentType);
+          if (!boundary) throw storageErrors.invalidArgument(`Bad content type. ${contentType ?? ''}`.trim());
+          return storage.uploadMultipart({ viewerUid: viewer.uid, bucket, name, boundary, body });
+        }
+        if (protocol === 'resumable') {
+          const command = header(request, 'x-goog-upload-command')?.trim().toLowerCase();
+          if (command !== 'start')
+            throw storageErrors.invalidArgument('X-Goog-Upload-Command must be start.');
+          const declared = header(request, 'x-goog-upload-header-content-length')?.trim() ?? '';
+          if (!/^\d{1,15}$/.test(declared)) {
+            throw storageErrors.invalidArgument('X-Goog-Upload-Header-Content-Length is required.');
+          }
+          refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
+          const started = await deps.resumableUploads.start({
+            viewerUid: viewer.uid,
+            bucket,
+            name,
+            metadata: await readAll(body, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge),
+            declaredSize: Number(declared),
+            declaredType: header(request, 'x-goog-upload-header-content-type'),
+          });
+          const base = deps.config.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
+          const uploadUrl =
+            `${base}/v0/b/${encodeURIComponent(bucket)}/o?name=${encodeURIComponent(started.name)}` +
+            `&upload_id=${encodeURIComponent(started.uploadId)}&upload_protocol=resumable`;
+          return reply
+            .header('X-Goog-Upload-Status', 'active')
+            .header('X-Goog-Upload-URL', uploadUrl)
+            .header('X-GUploader-UploadID', started.uploadId)
+            .send();
+        }
+        if (protocol === 'media') {
+          // The rules' size, from Content-Length, before the bytes: the same 403 as when the stream runs over.
+          const area = name === undefined ? null : writeAreaOf(name);
+          if (area)
+            refuseDeclaredBodyOver(request, maxBytesOf(area), () => storageErrors.noWritePermission());
+          return storage.uploadMedia({
+            viewerUid: viewer.uid,
+            bucket,
+            name,
+            contentType: request.headers['content-type'],
+            body,
+          });
+        }
+        throw storageErrors.invalidArgument('Unknown upload protocol.');
+      });
+
+      scope.patch('/b/:bucket/o/*', async (request) => {
+        const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
+        const viewer = await requireCaller(request);
         refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
-        const started = await deps.resumableUploads.start({
-          viewerUid: viewer.uid,
-          bucket,
-          name,
-          metadata: await readAll(body, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge),
-          declaredSize: Number(declared),
-          declaredType: header(request, 'x-goog-upload-header-content-type'),
-        });
-        const base = deps.config.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
-        const uploadUrl =
-          `${base}/v0/b/${encodeURIComponent(bucket)}/o?name=${encodeURIComponent(started.name)}` +
-          `&upload_id=${encodeURIComponent(started.uploadId)}&upload_protocol=resumable`;
-        return reply
-          .header('X-Goog-Upload-Status', 'active')
-          .header('X-Goog-Upload-URL', uploadUrl)
-          .header('X-GUploader-UploadID', started.uploadId)
-          .send();
-      }
-      if (protocol === 'media') {
-        // The rules' size, from Content-Length, before the bytes: the same 403 as when the stream runs over.
-        const area = name === undefined ? null : writeAreaOf(name);
-        if (area) refuseDeclaredBodyOver(request, maxBytesOf(area), () => storageErrors.noWritePermission());
-        return storage.uploadMedia({
-          viewerUid: viewer.uid,
-          bucket,
-          name,
-          contentType: request.headers['content-type'],
-          body,
-        });
-      }
-      throw storageErrors.invalidArgument('Unknown upload protocol.');
-    });
+        const body = await readAll(
+          requestBodyStream(request),
+          METADATA_BODY_MAX_BYTES,
+          storageErrors.tooLarge,
+        );
+        return storage.updateMetadata(viewer.uid, bucket, name, body);
+      });
 
-    scope.patch('/v0/b/:bucket/o/*', async (request) => {
-      const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
-      const viewer = await requireCaller(request);
-      refuseDeclaredBodyOver(request, METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
-      const body = await readAll(requestBodyStream(request), METADATA_BODY_MAX_BYTES, storageErrors.tooLarge);
-      return storage.updateMetadata(viewer.uid, bucket, name, body);
-    });
-
-    scope.delete('/v0/b/:bucket/o/*', async (request, reply) => {
-      const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
-      const viewer = await requireCaller(request);
-      await storage.deleteObject(viewer.uid, bucket, name);
-      return reply.status(204).send();
-    });
-  });
+      scope.delete('/b/:bucket/o/*', async (request, reply) => {
+        const { bucket, name } = requireObjectTarget(request, storage.defaultBucket);
+        const viewer = await requireCaller(request);
+        await storage.deleteObject(viewer.uid, bucket, name);
+        return reply.status(204).send();
+      });
+    },
+    { prefix: '/v0' },
+  );
 }
 
 const bodyIterators = new WeakMap<FastifyRequest, AsyncIterator<Uint8Array>>();
