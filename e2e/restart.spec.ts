@@ -52,7 +52,7 @@ test('an open tab reconnects by itself after a server restart and shows what cha
     }
 
     // A crash: no goodbye on the sockets.
-    await server.stop('SIGKILL');
+    await server.kill();
     for (const tab of tabs) await expect(reconnecting(tab)).toBeVisible();
 
     // Hold the tabs' next connection until the changes below are made, so they can only learn of them
@@ -81,7 +81,7 @@ test('an open tab reconnects by itself after a server restart and shows what cha
     }
   } finally {
     await closeAll(context, other);
-    await server?.stop('SIGTERM');
+    await server?.stop();
     rmSync(tempDir, { recursive: true, force: true });
   }
 });

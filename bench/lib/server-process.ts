@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ChildMessage, ParentMessage } from './server-child';
+import { LIMITS_LIFTED_ENV, startChildServer, type ChildServer } from '../../test/support/server-process';
 
 const SOURCES = {
   server: fileURLToPath(new URL('./server-child.ts', import.meta.url)),
@@ -67,6 +67,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+const readyUrl = (message: unknown): { url: string } | undefined => {
+  const ready = message as { type?: string; url?: string } | null;
+  return ready?.type === 'ready' && ready.url ? { url: ready.url } : undefined;
+};
+
 /** Starts a Dojo server in a child process on 127.0.0.1 with its own DATA_DIR; resolves once it listens. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const env: Record<string, string> = {
@@ -77,51 +82,29 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'warn',
-    // Benchmarks sign in hundreds of clients from 127.0.0.1; the limit has its own tests.
-    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-    // Likewise one user creates hundreds of projects, and thousands of sockets share a few sessions;
-    // the live caps bench passes the product's defaults back (bench/live-caps.ts).
-    PROJECT_CREATES_PER_MINUTE: '1000000',
-    COMMENTS_PER_MINUTE: '1000000',
-    UPLOADS_PER_MINUTE: '1000000',
+    ...LIMITS_LIFTED_ENV,
+    // Thousands of sockets share a few sessions; the live caps bench passes the product's defaults back
+    // (bench/live-caps.ts).
     LIVE_MAX_SOCKETS_PER_SESSION: '1000000',
     LIVE_MAX_SOCKETS_PER_USER: '1000000',
-    MAX_CONNECTIONS_PER_ADDRESS: '1000000',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.webRoot ? { BENCH_WEB_ROOT: options.webRoot } : {}),
     ...options.env,
   };
   const { file, execArgv } = entry('server');
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`);
-  const child = fork(file, [], { env, execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
-    child.on('message', (message: ChildMessage) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve(message.url);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
-    });
+  const server = await startChildServer({
+    command: [process.execPath, ...execArgv, file],
+    env,
+    ipc: true,
+    ready: { message: readyUrl },
   });
-  return serverHandle(child, url, () => output);
+  return withMetrics(server);
 }
 
-function serverHandle(child: ChildProcess, url: string, output: () => string): ServerProcess {
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
+/** The child's own figures, asked for over IPC (bench/lib/server-child.ts answers). */
+function withMetrics(server: ChildServer): ServerProcess {
+  const { child } = server;
   const request = <T extends ChildMessage['type']>(
     message: ParentMessage,
     reply: T,
@@ -133,25 +116,19 @@ function serverHandle(child: ChildProcess, url: string, output: () => string): S
         resolve(answer as Extract<ChildMessage, { type: T }>);
       };
       child.on('message', onMessage);
-      if (!child.send(message)) reject(new Error(`server is gone:\n${output()}`));
+      if (!child.send(message)) reject(new Error(`server is gone:\n${server.output()}`));
     });
-  const pid = child.pid ?? -1;
   return {
-    url,
-    pid,
-    rss: () => readRss(pid),
+    url: server.url,
+    pid: server.pid,
+    rss: () => readRss(server.pid),
     memory: async () => (await request({ type: 'memory' }, 'memory')).memory,
     gc: async () => void (await request({ type: 'gc' }, 'gc-done')),
     cpuMs: async () => {
       const { usage } = await request({ type: 'cpu' }, 'cpu');
       return (usage.user + usage.system) / 1000;
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: async () => void (await server.stop()),
   };
 }
 
@@ -166,20 +143,11 @@ function readRss(pid: number): number {
 /** The bare `node:http` baseline in its own process (see bare-server.ts). */
 export async function startBareServer(env: Record<string, string>): Promise<ServerProcess> {
   const { file, execArgv } = entry('bare');
-  const child = fork(file, [], {
+  const server = await startChildServer({
+    command: [process.execPath, ...execArgv, file],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-    execArgv,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    ipc: true,
+    ready: { message: readyUrl },
   });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-5000);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { type: string; url: string }) => {
-      if (message.type === 'ready') resolve(message.url);
-    });
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}:\n${output}`)));
-  });
-  return serverHandle(child, url, () => output);
+  return withMetrics(server);
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postJson, postSignup, sessionCookieOf } from '../support/fixtures';
 import { tomorrow } from '../support/clients';
 import { pollUntil } from '../support/poll';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ChildServer } from '../support/server-process';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from '../support/test-server';
 import {
   md5Base64,
@@ -30,7 +30,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 let dataDir: string;
 let databaseUrl: string | undefined;
-const started: ServerProcess[] = [];
+const started: ChildServer[] = [];
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-durability-'));
@@ -42,20 +42,20 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function start(wrapper?: string[]): Promise<ServerProcess> {
+async function start(wrapper?: string[]): Promise<ChildServer> {
   const server = await startServerProcess({ dataDir, databaseUrl, ...(wrapper ? { wrapper } : {}) });
   started.push(server);
   return server;
 }
 
 /** A URL of the old server re-pointed at the new one (it listens on another port after the restart). */
-const on = (server: ServerProcess, url: string): string => {
+const on = (server: ChildServer, url: string): string => {
   const moved = new URL(url);
   moved.host = new URL(server.url).host;
   return moved.toString();
 };
 
-async function signUp(server: ServerProcess): Promise<{ cookie: string; uid: string }> {
+async function signUp(server: ChildServer): Promise<{ cookie: string; uid: string }> {
   const response = await postSignup(server.url);
   expect(response.status).toBe(201);
   const body = (await response.json()) as { user: { uid: string } };

@@ -7,7 +7,7 @@ import { dashboardQuery, type Project } from '../../src/common';
 import { postSignup, sessionCookieOf, tryLiveSocket } from '../support/fixtures';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../support/clients';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerProcess, type ChildServer } from '../support/server-process';
 import { pollUntil } from '../support/poll';
 
 /**
@@ -18,7 +18,7 @@ describe('a PostgreSQL restart under two instances', () => {
   let cluster: PostgresCluster;
   let databaseUrl: string;
   const dataDirs: string[] = [];
-  const servers: ServerProcess[] = [];
+  const servers: ChildServer[] = [];
   const clients: SignedInClient[] = [];
 
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describe('a PostgreSQL restart under two instances', () => {
   }, 60_000);
 
   it('keeps both instances up (503 while it is away), re-LISTENs and misses no change', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const [first, second] = servers as [ChildServer, ChildServer];
     const alice = await signUpClient(first.url, 'alice');
     const bob = await signUpClient(second.url, 'bob');
     clients.push(alice, bob);

@@ -1,35 +1,41 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The real server entry point (`src/server/main.ts`, through tsx) in a child process, for fault tests
- * that must kill it (`kill -9`) or restart the database under it. It listens on 127.0.0.1 on a port of
- * its own choosing; the URL is read from its start-up log line.
+ * Servers in child processes, for tests that must kill or restart them (fault tests, e2e restarts) and
+ * for the benchmarks. One lifecycle for all of them: start, wait until it listens, keep the last output
+ * for failure messages, stop with SIGTERM (SIGKILL when that is not enough), and never outlive the runner.
  */
-export interface ServerProcessOptions {
-  dataDir: string;
-  /** Unset: SQLite in `dataDir`. */
-  databaseUrl?: string | undefined;
-  /** More environment variables (e.g. `LOG_LEVEL`). */
-  env?: Record<string, string>;
-  /** A command the server runs under, e.g. `['strace', '-f', …]`: it gets node's command line appended. */
-  wrapper?: string[];
-}
+
+const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The per-client limits, lifted: tests and benchmarks sign up many users from 127.0.0.1 and write fast as
+ * one user. Each limit has tests of its own against the product's defaults.
+ */
+export const LIMITS_LIFTED_ENV: Readonly<Record<string, string>> = {
+  AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+  PROJECT_CREATES_PER_MINUTE: '1000000',
+  COMMENTS_PER_MINUTE: '1000000',
+  UPLOADS_PER_MINUTE: '1000000',
+  MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+};
 
 interface ServerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
 
-export interface ServerProcess {
+export interface ChildServer {
   url: string;
-  /** The server's own process id (node's, also under a wrapper). */
+  /** The server's own process id (node's, also under a wrapper such as strace). */
   pid: number;
+  child: ChildProcess;
   /** Resolves once the process has exited, however it ended. */
   readonly exited: Promise<ServerExit>;
   /** True while the process has not exited. */
   running(): boolean;
-  /** The last 50 kB of its stdout and stderr, for failure messages. */
+  /** The last output of its stdout and stderr, for failure messages. */
   output(): string;
   /** `kill -9`: no shutdown code runs. Resolves once the process is gone. */
   kill(): Promise<ServerExit>;
@@ -37,53 +43,41 @@ export interface ServerProcess {
   stop(): Promise<ServerExit>;
 }
 
-const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
-const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
+export interface ChildServerOptions {
+  /** The command line: `[command, ...args]`. */
+  command: string[];
+  env: Record<string, string | undefined>;
+  /** `pipe` keeps stdin open, so a child that watches it ends with the runner. */
+  stdin?: 'ignore' | 'pipe';
+  /** Opens an IPC channel (a child that reports by `process.send`). */
+  ipc?: boolean;
+  /** Reads the URL (and the server's pid, under a wrapper) from the output or an IPC message. */
+  ready: {
+    output?: (output: string) => { url: string; pid?: number } | undefined;
+    message?: (message: unknown) => { url: string } | undefined;
+  };
+}
+
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const KEPT_OUTPUT_CHARS = 50_000;
-/** The start-up log line (pino JSON): its pid and the URL. */
-const RUNNING_AT = /"pid":(\d+).*The Dojo is running at (http:\/\/\S+) /;
 
-/** Every child started and not yet exited: killed if the test process ends without stopping them. */
+/** Every child started and not yet exited: killed if the runner ends without stopping them. */
 const children = new Set<() => void>();
 process.once('exit', () => {
   for (const kill of children) kill();
 });
 
-export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
-    NODE_ENV: 'production',
-    DATA_DIR: options.dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    // The start-up line that carries the URL is logged at info.
-    LOG_LEVEL: 'info',
-    // Tests sign up many users from 127.0.0.1; the limit has its own tests.
-    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
-    // Likewise the per-user write limits and the connection cap: fault tests write fast as one user.
-    PROJECT_CREATES_PER_MINUTE: '1000000',
-    COMMENTS_PER_MINUTE: '1000000',
-    UPLOADS_PER_MINUTE: '1000000',
-    MAX_CONNECTIONS_PER_ADDRESS: '1000000',
-    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-    ...options.env,
-  };
-  const [command = process.execPath, ...args] = [
-    ...(options.wrapper ?? []),
-    process.execPath,
-    '--import',
-    'tsx',
-    MAIN,
+export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  const [command = process.execPath, ...args] = options.command;
+  const stdio: StdioOptions = [
+    options.stdin ?? 'ignore',
+    'pipe',
+    'pipe',
+    ...(options.ipc ? ['ipc' as const] : []),
   ];
-  const child = spawn(command, args, {
-    cwd: REPOSITORY,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (child.pid === undefined) throw new Error('the server process could not be started');
+  const child: ChildProcess = spawn(command, args, { cwd: REPOSITORY, env: options.env, stdio });
+  if (child.pid === undefined) throw new Error(`${command} could not be started`);
   let pid: number | undefined;
   const killNow = (): void => {
     if (pid !== undefined) signal(pid, 'SIGKILL');
@@ -97,15 +91,15 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     output = (output + chunk.toString()).slice(-KEPT_OUTPUT_CHARS);
     onOutput?.();
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
 
   let hasExited = false;
   const exited = new Promise<ServerExit>((resolve) => {
-    child.once('exit', (code, signal) => {
+    child.once('exit', (code, exitSignal) => {
       hasExited = true;
       children.delete(killNow);
-      resolve({ code, signal });
+      resolve({ code, signal: exitSignal });
     });
   });
 
@@ -114,17 +108,21 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       killNow();
       reject(new Error(`the server did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
     }, START_TIMEOUT_MS);
-    onOutput = () => {
-      const match = RUNNING_AT.exec(output);
-      if (!match?.[1] || !match[2]) return;
+    const listening = (found: { url: string; pid?: number } | undefined): void => {
+      if (!found) return;
       clearTimeout(timer);
       onOutput = undefined;
-      pid = Number(match[1]);
-      resolve(match[2].replace('localhost', '127.0.0.1'));
+      pid = found.pid;
+      resolve(found.url);
     };
-    void exited.then(({ code, signal }) => {
+    const { ready } = options;
+    if (ready.output) onOutput = () => listening(ready.output?.(output));
+    if (ready.message) child.on('message', (message) => listening(ready.message?.(message)));
+    void exited.then(({ code, signal: exitSignal }) => {
       clearTimeout(timer);
-      reject(new Error(`the server exited (code ${code}, signal ${signal}) before listening:\n${output}`));
+      reject(
+        new Error(`the server exited (code ${code}, signal ${exitSignal}) before listening:\n${output}`),
+      );
     });
   });
 
@@ -141,6 +139,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   return {
     url,
     pid: serverPid,
+    child,
     exited,
     running: () => !hasExited,
     output: () => output,
@@ -156,4 +155,49 @@ function signal(pid: number, name: NodeJS.Signals): void {
     // Already gone.
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
+}
+
+export interface ServerProcessOptions {
+  dataDir: string;
+  /** Unset: SQLite in `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** More environment variables (e.g. `LOG_LEVEL`). */
+  env?: Record<string, string>;
+  /** A command the server runs under, e.g. `['strace', '-f', …]`: it gets node's command line appended. */
+  wrapper?: string[];
+}
+
+const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
+/** The start-up log line (pino JSON): its pid and the URL. */
+const RUNNING_AT = /"pid":(\d+).*The Dojo is running at (http:\/\/\S+) /;
+
+/**
+ * The real server entry point (`src/server/main.ts`, through tsx), for fault tests that must kill it
+ * (`kill -9`) or restart the database under it. It listens on 127.0.0.1 on a port of its own choosing.
+ */
+export function startServerProcess(options: ServerProcessOptions): Promise<ChildServer> {
+  return startChildServer({
+    command: [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', MAIN],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      NODE_ENV: 'production',
+      DATA_DIR: options.dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      // The start-up line that carries the URL is logged at info.
+      LOG_LEVEL: 'info',
+      ...LIMITS_LIFTED_ENV,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
+    },
+    ready: {
+      output: (output) => {
+        const match = RUNNING_AT.exec(output);
+        return match?.[1] && match[2]
+          ? { pid: Number(match[1]), url: match[2].replace('localhost', '127.0.0.1') }
+          : undefined;
+      },
+    },
+  });
 }
