@@ -120,125 +120,148 @@ describe('resumable upload', () => {
     expect(finalQuery.headers.get('x-goog-upload-status')).toBe('final');
     expect(finalQuery.headers.get('x-goog-upload-size-received')).toBe(String(bytes.length));
   });
+});
 
-  it('drops the overlap when a chunk starts below the bytes received', async () => {
-    const name = `files/${alice.uid}/overlap.bin`;
-    const bytes = testBytes(300_000, 3);
-    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
-    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 100_000));
-    // A resend from 50000 (e.g. the answer to the first chunk was lost): only 100000.. is new.
-    const resend = await uploadCommand(
-      uploadUrl,
-      alice.auth,
-      'upload',
-      50_000,
-      bytes.subarray(50_000, 200_000),
-    );
-    expect(resend.status).toBe(200);
-    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
-    expect(query.headers.get('x-goog-upload-size-received')).toBe('200000');
-    // A chunk entirely below what was received changes nothing.
-    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 10_000));
-    const last = await uploadCommand(
-      uploadUrl,
-      alice.auth,
-      'upload, finalize',
-      200_000,
-      bytes.subarray(200_000),
-    );
-    expect(last.status).toBe(200);
-    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
-  });
+/**
+ * One step of a session: a command, the bytes it sends (`[from, to)` of the file; `to` omitted: to the
+ * end), and what the server must answer (status, `X-Goog-Upload-Status`, and the
+ * `X-Goog-Upload-Size-Received` of a query right after it).
+ */
+interface Step {
+  command: string;
+  offset?: number;
+  bytes?: readonly [from: number, to?: number];
+  status: number;
+  uploadStatus?: 'active' | 'final';
+  receivedAfter?: number;
+  /** The answer's body equals the first final answer's (a replayed finalize). */
+  replaysFinal?: true;
+  /** No object exists yet after this step. */
+  noObjectYet?: true;
+}
 
-  it('answers 503 for a gap (offset above the bytes received) and appends nothing', async () => {
-    const name = `files/${alice.uid}/gap.bin`;
-    const bytes = testBytes(300_000, 4);
-    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
-    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 100_000));
-    const gap = await uploadCommand(
-      uploadUrl,
-      alice.auth,
-      'upload',
-      150_000,
-      bytes.subarray(150_000, 200_000),
-    );
-    expect(gap.status).toBe(503);
-    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
-    expect(query.headers.get('x-goog-upload-size-received')).toBe('100000');
-    // The client resumes at the reported offset.
-    const rest = await uploadCommand(
-      uploadUrl,
-      alice.auth,
-      'upload, finalize',
-      100_000,
-      bytes.subarray(100_000),
-    );
-    expect(rest.status).toBe(200);
-    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
-  });
+interface SessionCase {
+  name: string;
+  size: number;
+  /** Declared at start; the file's size unless the case says otherwise. */
+  declared?: number;
+  steps: Step[];
+  /** After the steps: the object holds exactly the file's bytes, or there is no object. */
+  object: 'identical' | 'absent';
+}
 
-  it('refuses to finalize before every declared byte arrived (400), then finalizes once they have', async () => {
-    const name = `files/${alice.uid}/short.bin`;
-    const bytes = testBytes(1000, 5);
-    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
-    await uploadCommand(uploadUrl, alice.auth, 'upload', 0, bytes.subarray(0, 600));
-    const early = await uploadCommand(uploadUrl, alice.auth, 'finalize', 1000);
-    expect(early.status).toBe(400);
-    expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
-    const shortLast = await uploadCommand(
-      uploadUrl,
-      alice.auth,
-      'upload, finalize',
-      600,
-      bytes.subarray(600, 900),
-    );
-    expect(shortLast.status).toBe(400);
-    await uploadCommand(uploadUrl, alice.auth, 'upload', 900, bytes.subarray(900));
-    const finalize = await uploadCommand(uploadUrl, alice.auth, 'finalize', 1000);
-    expect(finalize.status).toBe(200);
-    expect(finalize.headers.get('x-goog-upload-status')).toBe('final');
-  });
+/** The protocol's offset and finalize rules (§5.2, §5.3), each as one session driven step by step. */
+const sessionCases: SessionCase[] = [
+  {
+    name: 'drops the overlap when a chunk starts below the bytes received',
+    size: 300_000,
+    steps: [
+      { command: 'upload', offset: 0, bytes: [0, 100_000], status: 200 },
+      // A resend from 50000 (the answer to the first chunk was lost): only 100000.. is new.
+      { command: 'upload', offset: 50_000, bytes: [50_000, 200_000], status: 200, receivedAfter: 200_000 },
+      // A chunk entirely below what was received changes nothing.
+      { command: 'upload', offset: 0, bytes: [0, 10_000], status: 200, receivedAfter: 200_000 },
+      { command: 'upload, finalize', offset: 200_000, bytes: [200_000], status: 200, uploadStatus: 'final' },
+    ],
+    object: 'identical',
+  },
+  {
+    name: 'answers 503 for a gap (offset above the bytes received), appends nothing, and resumes',
+    size: 300_000,
+    steps: [
+      { command: 'upload', offset: 0, bytes: [0, 100_000], status: 200 },
+      { command: 'upload', offset: 150_000, bytes: [150_000, 200_000], status: 503, receivedAfter: 100_000 },
+      // The client resumes at the reported offset.
+      { command: 'upload, finalize', offset: 100_000, bytes: [100_000], status: 200, uploadStatus: 'final' },
+    ],
+    object: 'identical',
+  },
+  {
+    name: 'refuses to finalize before every declared byte arrived (400), then finalizes once they have',
+    size: 1000,
+    steps: [
+      { command: 'upload', offset: 0, bytes: [0, 600], status: 200 },
+      { command: 'finalize', offset: 1000, status: 400, receivedAfter: 600, noObjectYet: true },
+      { command: 'upload, finalize', offset: 600, bytes: [600, 900], status: 400, receivedAfter: 900 },
+      { command: 'upload', offset: 900, bytes: [900], status: 200, uploadStatus: 'active' },
+      { command: 'finalize', offset: 1000, status: 200, uploadStatus: 'final' },
+    ],
+    object: 'identical',
+  },
+  {
+    name: 'refuses more bytes than declared (400) and keeps none of that chunk',
+    size: 1000,
+    declared: 500,
+    steps: [{ command: 'upload, finalize', offset: 0, bytes: [0], status: 400, receivedAfter: 0 }],
+    object: 'absent',
+  },
+  {
+    name: 'replays the final answer for a repeated finalize or final chunk (200 final + resource)',
+    size: 5000,
+    steps: [
+      { command: 'upload, finalize', offset: 0, bytes: [0], status: 200, uploadStatus: 'final' },
+      { command: 'finalize', offset: 5000, status: 200, uploadStatus: 'final', replaysFinal: true },
+      {
+        command: 'upload, finalize',
+        offset: 0,
+        bytes: [0],
+        status: 200,
+        uploadStatus: 'final',
+        replaysFinal: true,
+      },
+      { command: 'upload', offset: 0, bytes: [0], status: 200, uploadStatus: 'final', replaysFinal: true },
+    ],
+    object: 'identical',
+  },
+  {
+    name: 'sends each X-Goog-* header once',
+    size: 10,
+    steps: [
+      { command: 'upload', offset: 0, bytes: [0, 5], status: 200, uploadStatus: 'active', receivedAfter: 5 },
+    ],
+    object: 'absent',
+  },
+];
 
-  it('refuses more bytes than declared (400) and keeps none of that chunk', async () => {
-    const name = `files/${alice.uid}/too-long.bin`;
-    const bytes = testBytes(1000, 6);
-    const uploadUrl = await startSession(server.url, name, 500, { headers: alice.auth });
-    const response = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, bytes);
-    expect(response.status).toBe(400);
-    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
-    expect(query.headers.get('x-goog-upload-size-received')).toBe('0');
-  });
+describe('resumable upload: offsets and finalize', () => {
+  it.each(sessionCases.map((testCase, index) => [testCase.name, testCase, index] as const))(
+    '%s',
+    async (_title, testCase, index) => {
+      const name = `files/${alice.uid}/session-${index}.bin`;
+      const bytes = testBytes(testCase.size, index + 3);
+      const uploadUrl = await startSession(server.url, name, testCase.declared ?? bytes.length, {
+        headers: alice.auth,
+      });
+      let firstFinal: unknown;
+      for (const step of testCase.steps) {
+        const label = `${step.command} @${step.offset ?? '-'}`;
+        const body = step.bytes ? bytes.subarray(step.bytes[0], step.bytes[1]) : undefined;
+        const response = await uploadCommand(uploadUrl, alice.auth, step.command, step.offset, body);
+        expect(response.status, label).toBe(step.status);
+        // `Headers.get` joins repeated headers with ', ': one exact value proves it was sent once.
+        if (step.uploadStatus)
+          expect(response.headers.get('x-goog-upload-status'), label).toBe(step.uploadStatus);
+        if (step.uploadStatus === 'final') {
+          const resource: unknown = await response.json();
+          if (step.replaysFinal) expect(resource, label).toEqual(firstFinal);
+          else firstFinal = resource;
+        }
+        if (step.receivedAfter !== undefined) {
+          const query = await uploadCommand(uploadUrl, alice.auth, 'query');
+          expect(query.headers.get('x-goog-upload-size-received'), label).toBe(String(step.receivedAfter));
+          expect(query.headers.get('x-goog-upload-status'), label).toMatch(/^(active|final)$/);
+        }
+        if (step.noObjectYet) {
+          expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status, label).toBe(404);
+        }
+      }
+      if (testCase.object === 'identical') expect(sha256(await download(name, alice))).toBe(sha256(bytes));
+      else expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
+    },
+  );
+});
 
-  it('replays the final answer for a repeated finalize or final chunk (200 final + resource)', async () => {
-    const name = `files/${alice.uid}/replay.bin`;
-    const bytes = testBytes(5000, 8);
-    const uploadUrl = await startSession(server.url, name, bytes.length, { headers: alice.auth });
-    const first = await uploadCommand(uploadUrl, alice.auth, 'upload, finalize', 0, bytes);
-    const resource = await first.json();
-    for (const [command, offset, body] of [
-      ['finalize', 5000, undefined],
-      ['upload, finalize', 0, bytes],
-      ['upload', 0, bytes],
-    ] as const) {
-      const again = await uploadCommand(uploadUrl, alice.auth, command, offset, body);
-      expect(again.status).toBe(200);
-      expect(again.headers.get('x-goog-upload-status')).toBe('final');
-      expect(await again.json()).toEqual(resource);
-    }
-    expect(sha256(await download(name, alice))).toBe(sha256(bytes));
-  });
-
-  it('sends each X-Goog-* header once', async () => {
-    const uploadUrl = await startSession(server.url, `files/${alice.uid}/once.bin`, 10, {
-      headers: alice.auth,
-    });
-    const chunk = await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
-    expect(chunk.headers.get('x-goog-upload-status')).toBe('active');
-    const query = await uploadCommand(uploadUrl, alice.auth, 'query');
-    expect(query.headers.get('x-goog-upload-status')).toBe('active');
-    expect(query.headers.get('x-goog-upload-size-received')).toBe('5');
-  });
-
+describe('resumable upload: faults', () => {
   it('resumes after a server restart from the durable byte count', async () => {
     const name = `files/${alice.uid}/survives-restart.bin`;
     const bytes = testBytes(700_000, 9);
