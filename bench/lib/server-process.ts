@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ChildMessage, ParentMessage } from './server-child';
-import { LIMITS_LIFTED_ENV, startChildServer, type ChildServer } from '../../test/support/server-process';
+import { serverEnv, startChildServer, type ChildServer } from '../../test/support/server-process';
 
 const SOURCES = {
   server: fileURLToPath(new URL('./server-child.ts', import.meta.url)),
@@ -75,14 +75,7 @@ const readyUrl = (message: unknown): { url: string } | undefined => {
 /** Starts a Dojo server in a child process on 127.0.0.1 with its own DATA_DIR; resolves once it listens. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/tmp',
-    NODE_ENV: 'production',
-    DATA_DIR: options.dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    ...LIMITS_LIFTED_ENV,
+    ...serverEnv(options.dataDir, 'warn'),
     // Thousands of sockets share a few sessions; the live caps bench passes the product's defaults back
     // (bench/live-caps.ts).
     LIVE_MAX_SOCKETS_PER_SESSION: '1000000',

@@ -13,13 +13,27 @@ const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
  * The per-client limits, lifted: tests and benchmarks sign up many users from 127.0.0.1 and write fast as
  * one user. Each limit has tests of its own against the product's defaults.
  */
-export const LIMITS_LIFTED_ENV: Readonly<Record<string, string>> = {
+const LIMITS_LIFTED_ENV: Readonly<Record<string, string>> = {
   AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
   PROJECT_CREATES_PER_MINUTE: '1000000',
   COMMENTS_PER_MINUTE: '1000000',
   UPLOADS_PER_MINUTE: '1000000',
   MAX_CONNECTIONS_PER_ADDRESS: '1000000',
 };
+
+/** A server's environment: nothing inherited but PATH and HOME, its own DATA_DIR, a free port on 127.0.0.1. */
+export function serverEnv(dataDir: string, logLevel: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: logLevel,
+    ...LIMITS_LIFTED_ENV,
+  };
+}
 
 interface ServerExit {
   code: number | null;
@@ -179,15 +193,8 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Child
   return startChildServer({
     command: [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', MAIN],
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/tmp',
-      NODE_ENV: 'production',
-      DATA_DIR: options.dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
       // The start-up line that carries the URL is logged at info.
-      LOG_LEVEL: 'info',
-      ...LIMITS_LIFTED_ENV,
+      ...serverEnv(options.dataDir, 'info'),
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       ...options.env,
     },

@@ -1,8 +1,26 @@
-import { startTransition, useActionState, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  startTransition,
+  useActionState,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+} from 'react';
 import type { z } from 'zod/mini';
 import type { FieldErrors } from '../../common';
 import type { AlertLine } from '../components/form-alert';
 import { errorFields, errorMessage, fieldErrorsFromIssues } from '../lib/error-message';
+
+/** What a text `Field` needs to show and edit one value of a form. */
+export interface TextFieldBinding {
+  name: string;
+  value: string;
+  error: string | undefined;
+  errorId: string | undefined;
+  onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+}
 
 /** What is wrong with a form after its last submit: per field, and with the whole submission. */
 export interface FormProblems {
@@ -107,19 +125,32 @@ export function useFormAction<Values, Data>({
     errorIds[name] = addLine(name, `${fields[name] ?? name}-error`, text);
   }
 
+  const fieldError = (name: string) => ({ error: problems.fields[name], errorId: errorIds[name] });
+  const setFieldError = (name: string, text: string | undefined) =>
+    setEdits((current) => ({
+      of: state,
+      fields: { ...(current.of === state ? current.fields : {}), [name]: text },
+    }));
+
   return {
     isPending,
     problems,
     /** The lines of the form's alert. */
     alert,
     /** Props for the `Field` of `name`: its message, and where it is shown if not under the control. */
-    fieldError: (name: string) => ({ error: problems.fields[name], errorId: errorIds[name] }),
+    fieldError,
     /** Sets (or with `undefined` clears) a field's message until the next submit. */
-    setFieldError: (name: string, text: string | undefined) =>
-      setEdits((current) => ({
-        of: state,
-        fields: { ...(current.of === state ? current.fields : {}), [name]: text },
-      })),
+    setFieldError,
+    /** Props for a text `Field` kept in `value`: typing updates it and clears the field's message. */
+    textField: (name: string, value: string, setValue: (value: string) => void): TextFieldBinding => ({
+      name,
+      value,
+      ...fieldError(name),
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+        setValue(event.target.value);
+        setFieldError(name, undefined);
+      },
+    }),
     /** Handles the form's submit event: checks and sends `values`, unless a submit is under way. */
     submit: (event: FormEvent<HTMLFormElement>, values: Values) => {
       event.preventDefault();

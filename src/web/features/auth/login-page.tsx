@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { LoginSchema } from '../../../common';
-import { Field } from '../../components/field';
+import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
@@ -31,33 +31,12 @@ export function LoginPage() {
       aria-labelledby="login-heading"
     >
       <h2 id="login-heading">login</h2>
-      <Field
-        id={FIELDS.email}
-        label="email:"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        {...form.fieldError('email')}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          form.setFieldError('email', undefined);
-        }}
-      />
-      <Field
-        id={FIELDS.password}
-        label="password:"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        {...form.fieldError('password')}
-        onChange={(event) => {
-          setPassword(event.target.value);
-          form.setFieldError('password', undefined);
-        }}
+      <CredentialFields
+        ids={FIELDS}
+        email={[email, setEmail]}
+        password={[password, setPassword]}
+        passwordAutoComplete="current-password"
+        textField={form.textField}
       />
       <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Log in'}</SubmitButton>
       <FormAlert lines={form.alert} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { IMAGE_SNIFF_BYTES, SignupFieldsSchema, checkThumbnail, messages } from '../../../common';
 import { Field } from '../../components/field';
+import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
@@ -96,47 +97,20 @@ export function SignupPage() {
       aria-labelledby="signup-heading"
     >
       <h2 id="signup-heading">sign up</h2>
-      <Field
-        id={FIELDS.email}
-        label="email:"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        value={email}
-        {...form.fieldError('email')}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          form.setFieldError('email', undefined);
-        }}
-      />
-      <Field
-        id={FIELDS.password}
-        label="password:"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={password}
-        {...form.fieldError('password')}
-        onChange={(event) => {
-          setPassword(event.target.value);
-          form.setFieldError('password', undefined);
-        }}
+      <CredentialFields
+        ids={FIELDS}
+        email={[email, setEmail]}
+        password={[password, setPassword]}
+        passwordAutoComplete="new-password"
+        textField={form.textField}
       />
       <Field
         id={FIELDS.displayName}
         label="display name:"
-        name="displayName"
         type="text"
         autoComplete="nickname"
         required
-        value={displayName}
-        {...form.fieldError('displayName')}
-        onChange={(event) => {
-          setDisplayName(event.target.value);
-          form.setFieldError('displayName', undefined);
-        }}
+        {...form.textField('displayName', displayName, setDisplayName)}
       />
       <Field
         id={FIELDS.thumbnail}

@@ -91,14 +91,8 @@ function CommentForm({ projectId }: { projectId: string }) {
         as="textarea"
         id={FIELDS.content}
         label="Add new comment:"
-        name="content"
         required
-        value={content}
-        {...form.fieldError('content')}
-        onChange={(event) => {
-          setContent(event.target.value);
-          form.setFieldError('content', undefined);
-        }}
+        {...form.textField('content', content, setContent)}
       />
       <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
       <FormAlert lines={form.alert} />
