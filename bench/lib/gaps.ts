@@ -5,7 +5,7 @@
  */
 export const GAPS: Record<string, string> = {
   list:
-    'The body comes from a cache of bytes (`ProjectListCache`), so the server does little per request: ' +
+    'The body comes from a cache of bytes (`createProjectListCache` in src/server/projects/project-caches.ts), so the server does little per request: ' +
     'its CPU per request (table below) is ≈ 0.8–1.2 ms against ≈ 0.3–0.5 ms for the bare server. The ' +
     'difference is the authenticated request path: the session lookup (now cached per instance for a ' +
     'few seconds, docs/decisions/016-request-path-cost.md), Fastify’s hook chain, and the security ' +
