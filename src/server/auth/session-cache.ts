@@ -48,10 +48,7 @@ export class SessionCache {
   }
 
   /** The session from cache while it is fresh and not expired, else from `load` (and cached). */
-  async find(
-    tokenHash: string,
-    load: () => Promise<LiveSession | undefined>,
-  ): Promise<LiveSession | undefined> {
+  async find(tokenHash: string, load: () => Promise<LiveSession | null>): Promise<LiveSession | null> {
     const now = Date.now();
     const entry = this.entries.get(tokenHash);
     if (entry) {

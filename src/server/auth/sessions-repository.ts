@@ -34,8 +34,8 @@ export async function findLiveSession(
   db: Kysely<Database>,
   tokenHash: string,
   now: string,
-): Promise<LiveSession | undefined> {
-  return db
+): Promise<LiveSession | null> {
+  const session = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
@@ -49,6 +49,7 @@ export async function findLiveSession(
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
+  return session ?? null;
 }
 
 export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {

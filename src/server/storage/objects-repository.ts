@@ -5,13 +5,13 @@ import type { Database, StorageObjectsTable } from '../db/schema';
 export type ObjectRow = Selectable<StorageObjectsTable>;
 export type NewObjectRow = Insertable<StorageObjectsTable>;
 
-export const findObject = (db: Kysely<Database>, bucket: string, name: string) =>
-  db
+export const findObject = async (db: Kysely<Database>, bucket: string, name: string) =>
+  (await db
     .selectFrom('storage_objects')
     .selectAll()
     .where('bucket', '=', bucket)
     .where('name', '=', name)
-    .executeTakeFirst();
+    .executeTakeFirst()) ?? null;
 
 /** Inserts or replaces the object; returns the blob key it replaced, if any, for deletion after commit. */
 export async function upsertObject(db: Kysely<Database>, row: NewObjectRow): Promise<string | undefined> {

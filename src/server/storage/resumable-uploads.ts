@@ -165,7 +165,7 @@ export class ResumableUploads {
   }): Promise<UploadRow> {
     const session = UPLOAD_ID_PATTERN.test(input.uploadId)
       ? await findUpload(this.deps.db, input.uploadId)
-      : undefined;
+      : null;
     if (
       !session ||
       session.created_at < uploadSessionCutoff(this.deps.uploadSessionTtlMs) ||

@@ -179,7 +179,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         // A download token is a capability on its own (§4.3): no user, no App Check (an <img> sends neither).
         const token = query.get('token');
         const tokenGrantsRead =
-          row !== undefined && token !== undefined && row.download_tokens.split(',').includes(token);
+          row !== null && token !== undefined && row.download_tokens.split(',').includes(token);
         if (!tokenGrantsRead) await requireCaller(request);
         if (!row) throw storageErrors.objectNotFound(name);
         if (query.get('alt') !== 'media') return toObjectResource(row);

@@ -84,7 +84,7 @@ export class StorageService {
     return { row, replacedBlobKey };
   }
 
-  find(bucket: string, name: string): Promise<ObjectRow | undefined> {
+  find(bucket: string, name: string): Promise<ObjectRow | null> {
     return findObject(this.deps.db, bucket, name);
   }
 

@@ -10,8 +10,9 @@ export async function insertUpload(
   await db.insertInto('storage_uploads').values(row).execute();
 }
 
-export const findUpload = (db: Kysely<Database>, uploadId: string) =>
-  db.selectFrom('storage_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirst();
+export const findUpload = async (db: Kysely<Database>, uploadId: string) =>
+  (await db.selectFrom('storage_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirst()) ??
+  null;
 
 /**
  * Raises the durable byte count from `expected`; false when the session moved on meanwhile (another

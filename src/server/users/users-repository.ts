@@ -56,8 +56,8 @@ export async function findUserProfile(db: Kysely<Database>, id: string): Promise
   return row ? toUserProfile(row) : null;
 }
 
-export const findUserByEmailKey = (db: Kysely<Database>, emailKey: string) =>
-  db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+export const findUserByEmailKey = async (db: Kysely<Database>, emailKey: string) =>
+  (await db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst()) ?? null;
 
 /** A new account, online from the start (signup signs in). */
 export async function insertUser(
