@@ -19,6 +19,7 @@ import {
   uploadCommand,
   uploadMultipart,
   withDatabase,
+  useStorageSuite,
   withStorageSweeper,
   type StorageTestUser,
 } from './testing/storage-http';
@@ -132,13 +133,7 @@ describe('how many sessions, and for how long', () => {
   let alice: StorageTestUser;
   let bob: StorageTestUser;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useStorageSuite((suite) => ({ server, alice, bob } = suite));
 
   it(`allows ${STORAGE_OPEN_UPLOADS_MAX} unfinished sessions per user (429 with a message); finishing or cancelling one frees a place`, async () => {
     const open = await Promise.all(

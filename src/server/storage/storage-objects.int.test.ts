@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, THUMBNAIL_MAX_BYTES } from '../../common';
 import { storageErrorTexts } from '../../common/storage-errors';
 import { makePng, storedBlobFiles, SVG_IMAGE } from '../../../test/support/fixtures';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import type { TestServer } from '../../../test/support/test-server';
 import {
   asBody,
   bucketUrl,
@@ -16,6 +16,7 @@ import {
   testBytes,
   uploadMultipart,
   type StorageTestUser,
+  useStorageSuite,
 } from './testing/storage-http';
 
 let server: TestServer;
@@ -24,13 +25,7 @@ const blobFiles = (): string[] => storedBlobFiles(server.dataDir);
 let alice: StorageTestUser;
 let bob: StorageTestUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
-});
-afterAll(async () => {
-  await server.stop();
-});
+useStorageSuite((suite) => ({ server, alice, bob } = suite));
 
 const errorOf = async (response: Response) =>
   (await response.json()) as { error: { code: number; message: string } };

@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { THUMBNAIL_MAX_BYTES } from '../../common';
 import { makePng } from '../../../test/support/fixtures';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import type { TestServer } from '../../../test/support/test-server';
 import {
   md5Base64,
   objectUrl,
   sha256,
-  signUpStorageUser,
   startResumable,
   startSession,
   testBytes,
   uploadCommand,
+  useStorageSuite,
   withStorageSweeper,
   type StorageTestUser,
 } from './testing/storage-http';
@@ -21,13 +21,7 @@ let server: TestServer;
 let alice: StorageTestUser;
 let bob: StorageTestUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
-});
-afterAll(async () => {
-  await server.stop();
-});
+useStorageSuite((suite) => ({ server, alice, bob } = suite));
 
 /** The upload URL re-pointed at the server's current origin (it may move after a restart). */
 const onCurrentServer = (uploadUrl: string): string => {

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { postSignup, sessionCookieOf } from '../../../../test/support/fixtures';
-import type { TestServer } from '../../../../test/support/test-server';
+import {
+  startTestServer,
+  type StartTestServerOptions,
+  type TestServer,
+} from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
 import { LocalDiskBlobStore } from '../local-disk-blob-store';
 import { KeyedMutex } from '../../shared/keyed-mutex';
@@ -206,4 +210,30 @@ export async function withDatabase<T>(
   } finally {
     await database.close();
   }
+}
+
+/** A storage suite's server and its two users, Alice and Bob. */
+export interface StorageSuite {
+  server: TestServer;
+  alice: StorageTestUser;
+  bob: StorageTestUser;
+}
+
+/**
+ * The setup most storage suites share: a server started before the suite (or `describe`) with two
+ * signed-up users, stopped after it. `ready` receives them, e.g. `({ server, alice, bob } = suite)`.
+ */
+export function useStorageSuite(
+  ready: (suite: StorageSuite) => void,
+  options?: StartTestServerOptions,
+): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    const [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
+    ready({ server, alice, bob });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
 }
