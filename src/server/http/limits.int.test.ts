@@ -3,7 +3,12 @@ import { WebSocket } from 'ws';
 import { messages } from '../../common';
 import { openRaw, rawExchange, waitFor } from '../../../test/support/raw-http';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { bucketUrl, signUpStorageUser, type StorageTestUser } from '../storage/testing/storage-http';
+import {
+  bucketUrl,
+  signUpStorageUser,
+  type StorageTestUser,
+  useStorageSuite,
+} from '../storage/testing/storage-http';
 import { CHUNK_MAX_BYTES } from '../storage/resumable-uploads';
 
 const THIRTY_MB = 30 * 1024 * 1024;
@@ -21,13 +26,7 @@ const bodyOf = (code: string, message: string) => ({ error: { code, message } })
 describe('requests refused at the edge', () => {
   let server: TestServer;
   let alice: StorageTestUser;
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await signUpStorageUser(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useStorageSuite((suite) => ({ server, alice } = suite));
 
   it('answers a signup form declaring 30 MB with 413 from its Content-Length, without reading it', async () => {
     const exchange = await rawExchange(

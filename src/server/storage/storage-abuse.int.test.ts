@@ -224,13 +224,7 @@ describe('buckets, metadata and downloads', () => {
   let server: TestServer;
   let alice: StorageTestUser;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await signUpStorageUser(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useStorageSuite((suite) => ({ server, alice } = suite));
 
   it('knows only the configured bucket: every request naming another answers 404 with the protocol body', async () => {
     const name = `files/${alice.uid}/in-dojo.txt`;
