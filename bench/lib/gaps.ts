@@ -120,14 +120,11 @@ export const GAPS: Record<string, string> = {
     'On 2026-11-23 the code of the 22nd (b6e0fc0) measured SDK 96–116 MB/s against a bare loopback of ' +
     '207–335 MB/s (≈ 0.46 ×), the current code 100–120 MB/s against 168–333 MB/s: the bare baseline ' +
     'moved, the upload did not (docs/decisions/014-durability.md adds only directory syncs). ' +
-    'Two costs in the server, both in src/server/storage/blob-store.ts. (1) At finalize, ' +
-    '`LocalDiskBlobStore.commitPart` re-reads the whole part file to compute its MD5: ≈ 130 ms of CPU ' +
-    'per 100 MB in a profile (MD5 runs at ≈ 750 MB/s here), a fifth of the upload. Hash incrementally ' +
-    'while chunks arrive instead, keeping the Hash for the session while it is live on this instance ' +
-    '(chunks arrive in order; re-read only after a restart or a rewind). (2) `writePart` writes ' +
-    'coalesced batches (`coalesce`), but each `await writeFully` suspends the generator, so the request ' +
-    'stream is not read while a batch is written: receiving and writing never overlap. Read ahead into ' +
-    'the next batch while the previous one is written (or pipe into a write stream). ' +
+    'The two server costs earlier reports named are gone: the part’s MD5 is kept incrementally while ' +
+    'chunks arrive (`PartHashes` in src/server/storage/local-disk-blob-store.ts; a re-read only after a ' +
+    'restart or a rewind), and src/server/storage/batched-part-writer.ts reads the next batch while the ' +
+    'previous one is written. What is left per 16 MiB chunk is one request whose bytes are synced before ' +
+    'it is answered (docs/decisions/014-durability.md), one chunk in flight at a time as the SDK sends them. ' +
     'In a progress trace of the SDK’s task the last 16 MiB chunk plus finalize takes ≈ 270 ms against ' +
     '≈ 65 ms for every other 16 MiB chunk. The client is not the limit (the SDK and the raw protocol ' +
     'client land within run-to-run noise of each other). The bare baseline itself swings widely with ' +
