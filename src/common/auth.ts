@@ -8,10 +8,11 @@ import {
 } from './limits';
 import { messages } from './messages';
 import { sniffRasterImage } from './image-sniff';
+import { ROLES } from './users';
 
 // zod/mini: the same validation as classic zod with a tree-shakable API, so the browser bundle only
 // carries the checks it uses (the first-visit JS budget, docs/benchmarks.md).
-const EmailSchema = z.pipe(
+export const EmailSchema = z.pipe(
   z
     .string({ error: messages.emailRequired })
     .check(
@@ -22,7 +23,7 @@ const EmailSchema = z.pipe(
   z.email({ error: messages.emailInvalid }),
 );
 
-const NewPasswordSchema = z
+export const NewPasswordSchema = z
   .string({ error: messages.passwordRequired })
   .check(
     z.minLength(1, messages.passwordRequired),
@@ -92,6 +93,8 @@ const AuthUserSchema = z.object({
   email: z.string(),
   displayName: z.string(),
   photoURL: z.string(),
+  /** The account's role (docs/decisions/018-team-roles.md); admins see the admin screens. */
+  role: z.enum(ROLES),
 });
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 

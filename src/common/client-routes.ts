@@ -9,6 +9,11 @@ export const CLIENT_ROUTES = {
   project: '/projects/:id',
   login: '/login',
   signup: '/signup',
+  settings: '/settings',
+  adminMembers: '/admin/members',
+  adminInvitations: '/admin/invitations',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 } as const;
 
 export type ClientRoute = keyof typeof CLIENT_ROUTES;

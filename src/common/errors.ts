@@ -10,6 +10,8 @@ export const errorStatus = {
   forbidden: 403,
   'not-found': 404,
   'email-already-in-use': 409,
+  conflict: 409,
+  gone: 410,
   'request-timeout': 408,
   'payload-too-large': 413,
   'upgrade-required': 426,

@@ -10,4 +10,5 @@ export * from './messages';
 export * from './project-schemas';
 export * from './projects';
 export * from './storage-objects';
+export * from './team';
 export * from './users';

@@ -73,3 +73,14 @@ export const SIGNUP_BODY_MAX_BYTES = THUMBNAIL_MAX_BYTES + 64 * 1024;
  * connection stays usable; a larger one is not read, and the connection is closed after the answer.
  */
 export const UNREAD_BODY_DRAIN_MAX_BYTES = 64 * 1024;
+
+/** Team accounts (docs/decisions/018-team-roles.md). */
+export const INVITATION_MAX_USES = 1000;
+export const INVITATION_MAX_DAYS = 90;
+export const SIGNUP_DOMAINS_MAX = 50;
+/** A reset link, from an admin or by email, works once and for this long. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+/** 'Forgot password?' emails per address per hour, from every instance together. */
+export const PASSWORD_RESET_EMAILS_PER_HOUR = 3;
+/** A session's last-seen time is written at most this often (it is what the settings screen shows). */
+export const SESSION_TOUCH_INTERVAL_MS = 5 * 60 * 1000;

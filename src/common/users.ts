@@ -2,12 +2,17 @@ import { z } from 'zod/mini';
 import { DISPLAY_NAME_MAX_LENGTH } from './limits';
 import type { LiveQuery } from './live-protocol-schemas';
 
+/** An account's role (docs/decisions/018-team-roles.md): admins manage who joins; members use the app. */
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** A user profile document (docs/product-spec.md#33-user-profile: collection users; the id equals the auth uid). */
 const UserProfileSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   photoURL: z.string(),
   online: z.boolean(),
+  role: z.enum(ROLES),
 });
 export type UserProfile = z.infer<typeof UserProfileSchema>;
 

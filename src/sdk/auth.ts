@@ -12,6 +12,8 @@ export interface SignUpInput {
   thumbnail: Blob;
   /** File name to store it under; defaults to the File's name. */
   fileName?: string;
+  /** The token of an invitation link, when signing up through one. */
+  invitation?: string;
   /** Called as the form (mostly the thumbnail) is sent: bytes sent and total. */
   onUploadProgress?: (sent: number, total: number) => void;
 }
@@ -60,6 +62,7 @@ export class AuthClient {
     form.set('email', input.email);
     form.set('password', input.password);
     form.set('displayName', input.displayName);
+    if (input.invitation) form.set('invitation', input.invitation);
     const fileName = input.fileName ?? (input.thumbnail as Partial<File>).name ?? 'thumbnail';
     form.set('thumbnail', input.thumbnail, fileName);
     const result = input.onUploadProgress
@@ -87,6 +90,17 @@ export class AuthClient {
     const result = await this.transport.request<IdTokenResult>('POST', '/api/auth/token');
     this.rememberToken(result);
     return result.idToken;
+  }
+
+  /**
+   * The signed-in user's profile or role changed (their own edit, or a live update of their user doc):
+   * listeners hear the new one; a change for anyone else is ignored.
+   */
+  handleProfileChanged(user: AuthUser): void {
+    if (!this.user || this.user.uid !== user.uid) return;
+    if (JSON.stringify(this.user) === JSON.stringify(user)) return;
+    this.user = user;
+    for (const listener of this.listeners) listener(user);
   }
 
   /** Called by the SDK when the server reports the session gone (socket message or a 401). */

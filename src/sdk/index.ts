@@ -1,6 +1,7 @@
 import { LIVE_PATH, type LiveDoc, type LiveTarget } from '../common';
 import { AuthClient } from './auth';
 import { ProjectsClient } from './projects';
+import { AccessClient, AccountClient, AdminClient } from './team';
 import { LiveClient, type LiveObserver, type SocketFactory, type SocketLike } from './live';
 import { Transport } from './transport';
 import { createStorage, type Storage, type TokenProvider } from './storage';
@@ -35,6 +36,12 @@ export interface DojoClientOptions extends DojoCoreClientOptions {
 export interface DojoCoreClient {
   auth: AuthClient;
   projects: ProjectsClient;
+  /** The signed-in user's own account settings. */
+  account: AccountClient;
+  /** Sign-up options, invitation links and password resets, before signing in. */
+  access: AccessClient;
+  /** Members, roles, sign-up policy and invitations: admins only. */
+  admin: AdminClient;
   /** Live subscription to a query or a document; returns the unsubscribe function. */
   subscribe<T extends LiveDoc>(target: LiveTarget, observer: LiveObserver<T>): () => void;
   live: LiveClient;
@@ -79,6 +86,9 @@ export function createDojoCoreClient(options: DojoCoreClientOptions = {}): DojoC
   return {
     auth,
     projects: new ProjectsClient(transport),
+    account: new AccountClient(transport, (user) => auth.handleProfileChanged(user)),
+    access: new AccessClient(transport),
+    admin: new AdminClient(transport),
     live,
     transport,
     subscribe: (target, observer) => live.subscribe(target, observer),

@@ -1,0 +1,183 @@
+/**
+ * Team accounts: roles, who may sign up, invitations, members, account settings and password resets
+ * (docs/decisions/018-team-roles.md). The shapes both sides use; request bodies have schemas here too.
+ */
+import { z } from 'zod/mini';
+import { EMAIL_MAX_LENGTH, INVITATION_MAX_USES, INVITATION_MAX_DAYS, SIGNUP_DOMAINS_MAX } from './limits';
+import { messages } from './messages';
+import { NewPasswordSchema, EmailSchema } from './auth';
+import { ROLES, type Role } from './users';
+
+/** Who may create an account: anyone (the spec's open install), only invited people, or these domains. */
+export const SIGNUP_POLICY_MODES = ['open', 'invitation', 'domains'] as const;
+export type SignupPolicyMode = (typeof SIGNUP_POLICY_MODES)[number];
+
+/** A domain as people type it after the '@': lower-cased labels, at least one dot. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const normalizeDomain = (domain: string): string => domain.trim().toLowerCase().replace(/^@/, '');
+
+export const SignupPolicySchema = z
+  .object({
+    mode: z.enum(SIGNUP_POLICY_MODES, { error: messages.signupPolicyModeInvalid }),
+    domains: z._default(
+      z.pipe(
+        z
+          .array(z.string().check(z.maxLength(253)))
+          .check(z.maxLength(SIGNUP_DOMAINS_MAX, messages.signupDomainsTooMany)),
+        z.transform((domains: string[]) => [...new Set(domains.map(normalizeDomain).filter(Boolean))]),
+      ),
+      [],
+    ),
+  })
+  .check(
+    z.refine((policy) => policy.domains.every((domain) => DOMAIN.test(domain)), {
+      message: messages.signupDomainInvalid,
+      path: ['domains'],
+    }),
+    z.refine((policy) => policy.mode !== 'domains' || policy.domains.length > 0, {
+      message: messages.signupDomainsRequired,
+      path: ['domains'],
+    }),
+  );
+export type SignupPolicy = z.output<typeof SignupPolicySchema>;
+
+/** True when `email` ends in one of `domains` (exactly that domain, not a subdomain). */
+export function emailInDomains(email: string, domains: readonly string[]): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return domains.includes(domain);
+}
+
+/** What the login and signup screens need to know before anyone signs in. */
+export interface AuthOptions {
+  signupPolicy: SignupPolicy;
+  /** 'Forgot password?' can email a link (the server has SMTP configured). */
+  passwordResetByEmail: boolean;
+}
+
+export const ChangeRoleSchema = z.object({ role: z.enum(ROLES, { error: messages.roleInvalid }) });
+
+export type MemberStatus = 'active' | 'deactivated';
+
+/** One account as the members page shows it. */
+export interface Member {
+  id: string;
+  displayName: string;
+  photoURL: string;
+  email: string;
+  role: Role;
+  online: boolean;
+  status: MemberStatus;
+  /** The last time any of their sessions was used (ISO), or null if never since this was recorded. */
+  lastActiveAt: string | null;
+  createdAt: string;
+}
+
+/** Members per page on the members screen. */
+export const MEMBERS_PAGE_SIZE = 50;
+
+export interface MemberPage {
+  members: Member[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export const CreateInvitationSchema = z.object({
+  maxUses: z._default(
+    z.coerce
+      .number({ error: messages.invitationUsesInvalid })
+      .check(
+        z.int({ error: messages.invitationUsesInvalid }),
+        z.minimum(1, messages.invitationUsesInvalid),
+        z.maximum(INVITATION_MAX_USES, messages.invitationUsesInvalid),
+      ),
+    1,
+  ),
+  expiresInDays: z._default(
+    z.coerce
+      .number({ error: messages.invitationDaysInvalid })
+      .check(
+        z.int({ error: messages.invitationDaysInvalid }),
+        z.minimum(1, messages.invitationDaysInvalid),
+        z.maximum(INVITATION_MAX_DAYS, messages.invitationDaysInvalid),
+      ),
+    7,
+  ),
+  /** Only this address may use it; empty for anyone. */
+  email: z.optional(
+    z.pipe(
+      z.string().check(z.trim(), z.maxLength(EMAIL_MAX_LENGTH, messages.emailInvalid)),
+      z.union([z.literal(''), z.email({ error: messages.emailInvalid })]),
+    ),
+  ),
+});
+export type CreateInvitationInput = z.input<typeof CreateInvitationSchema>;
+
+export type InvitationStatus = 'open' | 'used' | 'expired' | 'revoked';
+
+export interface Invitation {
+  id: string;
+  email: string | null;
+  maxUses: number;
+  uses: number;
+  expiresAt: string;
+  createdAt: string;
+  createdBy: { id: string; displayName: string };
+  revokedAt: string | null;
+  status: InvitationStatus;
+}
+
+/** A new invitation and its link: the link is shown this once (only its hash is stored). */
+export interface CreatedInvitation {
+  invitation: Invitation;
+  url: string;
+}
+
+/** What opening an invitation link tells the signup form. */
+export interface InvitationCheck {
+  /** The only address the invitation accepts, if it is bound to one. */
+  email: string | null;
+  expiresAt: string;
+}
+
+/** A one-time link that sets a new password. */
+export interface PasswordResetLink {
+  url: string;
+  expiresAt: string;
+}
+
+export const ChangePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: messages.passwordRequired })
+    .check(z.minLength(1, messages.passwordRequired)),
+  newPassword: NewPasswordSchema,
+});
+export type ChangePasswordInput = z.input<typeof ChangePasswordSchema>;
+
+export const DeleteAccountSchema = z.object({
+  password: z.string({ error: messages.passwordRequired }).check(z.minLength(1, messages.passwordRequired)),
+});
+
+export const PasswordResetRequestSchema = z.object({ email: EmailSchema });
+
+export const PasswordResetSchema = z.object({
+  token: z
+    .string({ error: messages.resetLinkInvalid })
+    .check(z.minLength(1, messages.resetLinkInvalid), z.maxLength(200, messages.resetLinkInvalid)),
+  password: NewPasswordSchema,
+});
+export type PasswordResetInput = z.input<typeof PasswordResetSchema>;
+
+/** One signed-in browser or client of the account, as the settings screen lists it. */
+export interface AccountSession {
+  id: string;
+  /** e.g. 'Chrome 131 on Linux', from the browser's User-Agent; 'Unknown device' when it sent none. */
+  device: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The session this request came through. */
+  current: boolean;
+}
+
+/** How a deleted account shows on what it left behind (projects, comments). */
+export const DELETED_USER_NAME = 'Deleted user';
