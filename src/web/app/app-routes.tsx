@@ -2,6 +2,7 @@ import { use, type ComponentType, type ReactElement, type ReactNode } from 'reac
 import { matchPath, Navigate, Route, Routes } from 'react-router';
 import { CLIENT_ROUTES, type AuthUser, type ClientRoute } from '../../common';
 import { useAuthContext } from '../hooks/use-auth-context';
+import { AdminOnly } from './admin-only';
 
 /** What a screen's chunk provides. */
 export interface ScreenModule {
@@ -61,6 +62,25 @@ const screens = {
   signup: lazyScreen(() =>
     import('../features/auth/signup-page').then((module) => ({ Screen: module.SignupPage })),
   ),
+  forgotPassword: lazyScreen(() =>
+    import('../features/auth/forgot-password-page').then((module) => ({
+      Screen: module.ForgotPasswordPage,
+    })),
+  ),
+  resetPassword: lazyScreen(() =>
+    import('../features/auth/reset-password-page').then((module) => ({
+      Screen: module.ResetPasswordPage,
+    })),
+  ),
+  settings: lazyScreen(() =>
+    import('../features/settings/settings-page').then((module) => ({ Screen: module.SettingsPage })),
+  ),
+  adminMembers: lazyScreen(() =>
+    import('../features/admin/members-page').then((module) => ({ Screen: module.MembersPage })),
+  ),
+  adminInvitations: lazyScreen(() =>
+    import('../features/admin/invitations-page').then((module) => ({ Screen: module.InvitationsPage })),
+  ),
   notFound: lazyScreen(() => import('./not-found-page').then((module) => ({ Screen: module.NotFoundPage }))),
 };
 
@@ -78,10 +98,33 @@ function RequireUser({ children }: { children: ReactNode }) {
   return user ? children : <Navigate to={CLIENT_ROUTES.login} replace />;
 }
 
+/**
+ * Admins only: a member is told so rather than sent away, and the server
+ * refuses the admin calls anyway. The role follows the user's live profile, so this changes as it does.
+ */
+function RequireAdmin({ children }: { children: ReactNode }) {
+  const { user } = useAuthContext();
+  if (!user) return <Navigate to={CLIENT_ROUTES.login} replace />;
+  if (user.role !== 'admin') return <AdminOnly />;
+  return children;
+}
+
 /** The route table of docs/product-spec.md#21-routes-and-access. */
 export function AppRoutes() {
   const { user } = useAuthContext();
-  const { dashboard, createProject, project, login, signup, notFound } = screens;
+  const {
+    dashboard,
+    createProject,
+    project,
+    login,
+    signup,
+    forgotPassword,
+    resetPassword,
+    settings,
+    adminMembers,
+    adminInvitations,
+    notFound,
+  } = screens;
   const paths = CLIENT_ROUTES;
 
   return (
@@ -117,6 +160,38 @@ export function AppRoutes() {
       <Route
         path={paths.signup}
         element={user?.displayName ? <Navigate to={paths.dashboard} replace /> : <signup.Component />}
+      />
+      <Route
+        path={paths.forgotPassword}
+        element={user ? <Navigate to={paths.dashboard} replace /> : <forgotPassword.Component />}
+      />
+      <Route
+        path={paths.resetPassword}
+        element={user ? <Navigate to={paths.dashboard} replace /> : <resetPassword.Component />}
+      />
+      <Route
+        path={paths.settings}
+        element={
+          <RequireUser>
+            <settings.Component />
+          </RequireUser>
+        }
+      />
+      <Route
+        path={paths.adminMembers}
+        element={
+          <RequireAdmin>
+            <adminMembers.Component />
+          </RequireAdmin>
+        }
+      />
+      <Route
+        path={paths.adminInvitations}
+        element={
+          <RequireAdmin>
+            <adminInvitations.Component />
+          </RequireAdmin>
+        }
       />
       <Route path="*" element={<notFound.Component />} />
     </Routes>

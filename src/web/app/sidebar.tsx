@@ -1,14 +1,15 @@
-import { NavLink } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { CLIENT_ROUTES, type AuthUser } from '../../common';
 import { Avatar } from '../components/avatar';
-import { DashboardIcon, PlusIcon } from '../components/icons';
+import { DashboardIcon, MailIcon, PlusIcon, UsersIcon } from '../components/icons';
 import './sidebar.css';
 
 export function Sidebar({ user }: { user: AuthUser }) {
   return (
     <aside className="sidebar" aria-label="Sidebar">
       <div className="sidebar-content">
-        <div className="sidebar-user">
+        {/* The picture and greeting open the account settings; the link's visible text says so too. */}
+        <Link className="sidebar-user" to={CLIENT_ROUTES.settings}>
           <Avatar
             className="sidebar-avatar"
             src={user.photoURL}
@@ -16,8 +17,9 @@ export function Sidebar({ user }: { user: AuthUser }) {
             decorative
             size={72}
           />
-          <p className="sidebar-greeting">{`Hey ${user.displayName}`}</p>
-        </div>
+          <span className="sidebar-greeting">{`Hey ${user.displayName}`}</span>
+          <span className="sidebar-settings-hint">Account settings</span>
+        </Link>
         <nav className="sidebar-nav" aria-label="Main">
           <ul>
             <li>
@@ -32,6 +34,22 @@ export function Sidebar({ user }: { user: AuthUser }) {
                 <span>New Project</span>
               </NavLink>
             </li>
+            {user.role === 'admin' && (
+              <>
+                <li>
+                  <NavLink to={CLIENT_ROUTES.adminMembers}>
+                    <UsersIcon className="sidebar-icon" />
+                    <span>Members</span>
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={CLIENT_ROUTES.adminInvitations}>
+                    <MailIcon className="sidebar-icon" />
+                    <span>Invitations</span>
+                  </NavLink>
+                </li>
+              </>
+            )}
           </ul>
         </nav>
       </div>

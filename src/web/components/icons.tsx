@@ -68,3 +68,45 @@ export function PlusIcon({ size = 24, className }: IconProps) {
     </svg>
   );
 }
+
+export function UsersIcon({ size = 24, className }: IconProps) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <circle cx="9" cy="8" r="4" />
+      <path d="M2 21v-1a6 6 0 0 1 6-6h2a6 6 0 0 1 6 6v1" />
+      <path d="M16 4a4 4 0 0 1 0 8M19 14a5 5 0 0 1 3 5v2" />
+    </svg>
+  );
+}
+
+export function MailIcon({ size = 24, className }: IconProps) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <rect x="3" y="5" width="18" height="14" rx="1" />
+      <path d="m3 6 9 7 9-7" />
+    </svg>
+  );
+}

@@ -7,7 +7,7 @@ import {
   type Dispatch,
   type ReactNode,
 } from 'react';
-import type { AuthUser } from '../../common';
+import type { AuthUser, UserProfile } from '../../common';
 import { dojo } from '../lib/dojo-client';
 
 /** docs/product-spec.md#41-auth-state: no user and not ready at first; ready once the first auth state is known. */
@@ -58,6 +58,30 @@ export function AuthContextProvider({ children }: { children: ReactNode }) {
       }
     });
   }, []);
+
+  // The signed-in user's own profile, live: a new name or avatar (from another tab) or a role an admin
+  // changed reaches the sidebar and the admin screens at once.
+  const uid = state.user?.uid;
+  useEffect(() => {
+    if (!uid) return undefined;
+    return dojo.subscribe<UserProfile>(
+      { kind: 'doc', collection: 'users', id: uid },
+      {
+        next: (docs) => {
+          const profile = docs[0];
+          const user = dojo.auth.currentUser;
+          if (!profile || !user || user.uid !== profile.id) return;
+          const { displayName, photoURL } = profile;
+          // A server that sends no role yet leaves the one the session started with.
+          const role = (profile.role as AuthUser['role'] | undefined) ?? user.role;
+          dojo.auth.handleProfileChanged({ ...user, displayName, photoURL, role });
+        },
+        // A failed subscription leaves the profile as it was signed in with; the session's own checks
+        // still apply on the server.
+        error: () => undefined,
+      },
+    );
+  }, [uid]);
 
   const value = useMemo(() => ({ ...state, dispatch }), [state]);
   return <AuthContext value={value}>{children}</AuthContext>;

@@ -7,6 +7,8 @@ export function CredentialFields(props: {
   email: [string, (value: string) => void];
   password: [string, (value: string) => void];
   passwordAutoComplete: 'current-password' | 'new-password';
+  /** The email is fixed (an invitation for one address): shown, sent, but not editable. */
+  emailReadOnly?: boolean;
   textField: (name: string, value: string, setValue: (value: string) => void) => TextFieldBinding;
 }) {
   const { ids, textField } = props;
@@ -18,6 +20,7 @@ export function CredentialFields(props: {
         type="email"
         autoComplete="email"
         required
+        readOnly={props.emailReadOnly}
         {...textField('email', ...props.email)}
       />
       <Field

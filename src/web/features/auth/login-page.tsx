@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { LoginSchema } from '../../../common';
+import { Link } from 'react-router';
+import { CLIENT_ROUTES, LoginSchema } from '../../../common';
 import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useAuthOptions } from './use-auth-options';
 import { useLogin } from './use-login';
 import './auth-form.css';
 
@@ -12,6 +14,7 @@ const FIELDS = { email: 'login-email', password: 'login-password' };
 export function LoginPage() {
   useDocumentTitle('Login');
   const login = useLogin();
+  const options = useAuthOptions();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useFormAction({
@@ -40,6 +43,11 @@ export function LoginPage() {
       />
       <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Log in'}</SubmitButton>
       <FormAlert lines={form.alert} />
+      {options?.passwordResetByEmail && (
+        <p className="auth-links">
+          <Link to={CLIENT_ROUTES.forgotPassword}>Forgot password?</Link>
+        </p>
+      )}
     </form>
   );
 }

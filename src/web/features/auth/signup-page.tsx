@@ -1,10 +1,15 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { IMAGE_SNIFF_BYTES, SignupFieldsSchema, checkThumbnail, messages } from '../../../common';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { SignupFieldsSchema, messages } from '../../../common';
 import { Field } from '../../components/field';
 import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useThumbnailPick } from '../../hooks/use-thumbnail-pick';
+import { checkThumbnailFile } from '../../lib/thumbnail-file';
+import { useAuthOptions } from './use-auth-options';
+import { useInvitation } from './use-invitation';
 import { useSignup } from './use-signup';
 import './auth-form.css';
 
@@ -24,21 +29,9 @@ interface SignupValues {
 
 const checkFields = checkWith(SignupFieldsSchema);
 
-/** The thumbnail rule of docs/product-spec.md#52-signup-thumbnail, judged by the file's first bytes like the server does. */
-async function checkFile(file: File | null): Promise<string | null> {
-  if (!file) return checkThumbnail({ size: undefined, head: undefined });
-  try {
-    const head = new Uint8Array(await file.slice(0, IMAGE_SNIFF_BYTES).arrayBuffer());
-    return checkThumbnail({ size: file.size, head });
-  } catch {
-    // The file could not be read (moved or deleted since it was picked).
-    return messages.thumbnailRequired;
-  }
-}
-
 async function checkSignup({ thumbnail, ...values }: SignupValues) {
   const fields = checkFields(values);
-  const thumbnailProblem = await checkFile(thumbnail);
+  const thumbnailProblem = await checkThumbnailFile(thumbnail);
   if ('data' in fields && thumbnail && !thumbnailProblem) {
     return { data: { ...fields.data, thumbnail } };
   }
@@ -48,60 +41,53 @@ async function checkSignup({ thumbnail, ...values }: SignupValues) {
 
 export function SignupPage() {
   useDocumentTitle('Sign up');
-  const { signup, uploadProgress } = useSignup();
-  const [email, setEmail] = useState('');
+  const [searchParams] = useSearchParams();
+  const invitationToken = searchParams.get('invitation') || null;
+  const invitation = useInvitation(invitationToken);
+  const options = useAuthOptions();
+  const { signup, uploadProgress } = useSignup(invitationToken);
+  const [typedEmail, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [thumbnail, setThumbnail] = useState<File | null>(null);
-  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
-  const previewUrlRef = useRef<string | null>(null);
-  // Reading a file is asynchronous: only the latest pick may set the message and the preview.
-  const checkRunRef = useRef(0);
   const form = useFormAction({
     check: checkSignup,
     send: signup,
     fields: FIELDS,
     shownBelow: ['email', 'password', 'displayName'],
   });
-
-  const replacePreview = (file: File | null) => {
-    if (previewUrlRef.current) URL.revokeObjectURL(previewUrlRef.current);
-    previewUrlRef.current = file ? URL.createObjectURL(file) : null;
-    setPreviewUrl(previewUrlRef.current);
-  };
-
-  useEffect(
-    () => () => {
-      if (previewUrlRef.current) URL.revokeObjectURL(previewUrlRef.current);
-      previewUrlRef.current = null;
-    },
-    [],
-  );
-
-  const handleFileChange = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0] ?? null;
-    const run = ++checkRunRef.current;
-    setThumbnail(file);
-    replacePreview(null);
-    const problem = await checkFile(file);
-    if (run !== checkRunRef.current) return;
-    form.setFieldError('thumbnail', problem ?? undefined);
-    replacePreview(problem ? null : file);
-  };
+  const thumbnail = useThumbnailPick((problem) => form.setFieldError('thumbnail', problem));
+  // An invitation for one address fixes the email: the server accepts no other.
+  const invitedEmail = invitation.status === 'valid' ? invitation.check.email : null;
+  const email = invitedEmail ?? typedEmail;
 
   return (
     <form
       className="auth-form"
-      onSubmit={(event) => form.submit(event, { email, password, displayName, thumbnail })}
+      onSubmit={(event) => form.submit(event, { email, password, displayName, thumbnail: thumbnail.file })}
       noValidate
       aria-labelledby="signup-heading"
     >
       <h2 id="signup-heading">sign up</h2>
+      {invitation.status === 'checking' && <p className="loading">Checking your invitation...</p>}
+      {invitation.status === 'valid' && (
+        <p className="auth-note" role="status">
+          You have been invited to join.
+        </p>
+      )}
+      {invitation.status === 'invalid' && (
+        <p className="error" role="alert">
+          {invitation.message}
+        </p>
+      )}
+      {invitation.status === 'none' && options?.signupPolicy.mode === 'invitation' && (
+        <p className="auth-note">{messages.signupInvitationOnly}</p>
+      )}
       <CredentialFields
         ids={FIELDS}
         email={[email, setEmail]}
         password={[password, setPassword]}
         passwordAutoComplete="new-password"
+        emailReadOnly={invitedEmail !== null}
         textField={form.textField}
       />
       <Field
@@ -120,12 +106,12 @@ export function SignupPage() {
         accept="image/*"
         required
         {...form.fieldError('thumbnail')}
-        onChange={(event) => void handleFileChange(event)}
+        onChange={(event) => void thumbnail.onChange(event)}
       />
-      {previewUrl && (
+      {thumbnail.previewUrl && (
         <img
           className="thumbnail-preview"
-          src={previewUrl}
+          src={thumbnail.previewUrl}
           alt="Profile thumbnail preview"
           width={80}
           height={80}

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { messages, type Invitation, type InvitationStatus } from '../../../common';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { absoluteTime, formatDate } from '../../lib/time-format';
+
+const STATUS_LABELS: Record<InvitationStatus, string> = {
+  open: 'Open',
+  used: 'Used',
+  expired: 'Expired',
+  revoked: 'Revoked',
+};
+
+interface InvitationListProps {
+  invitations: Invitation[] | null;
+  loadError: string | null;
+  onRevoked: (invitation: Invitation) => void;
+}
+
+/** Every invitation and what became of it; open ones can be revoked. */
+export function InvitationList({ invitations, loadError, onRevoked }: InvitationListProps) {
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  const revoke = async (invitation: Invitation) => {
+    if (pending) return;
+    setPending(invitation.id);
+    setError(null);
+    setStatus(null);
+    try {
+      onRevoked(await dojo.admin.revokeInvitation(invitation.id));
+      setStatus('Invitation revoked: its link no longer works.');
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <section className="admin-card" aria-labelledby="invitations-heading">
+      <h3 id="invitations-heading">Invitations</h3>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {!invitations && !loadError && <p className="loading">{messages.loading}</p>}
+      {invitations && invitations.length === 0 && <p>No invitations yet.</p>}
+      <div className="error-region" role="alert">
+        {error && <p className="error">{error}</p>}
+      </div>
+      <div className="form-status" role="status">
+        {status && <p>{status}</p>}
+      </div>
+      {invitations && invitations.length > 0 && (
+        <div className="table-scroll" role="region" aria-labelledby="invitations-caption" tabIndex={0}>
+          <table className="admin-table">
+            <caption id="invitations-caption">All invitations, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">For</th>
+                <th scope="col">Status</th>
+                <th scope="col">Uses</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((invitation) => (
+                <tr key={invitation.id}>
+                  <th scope="row">{invitation.email ?? 'Anyone'}</th>
+                  <td>
+                    <span className={`invitation-status invitation-${invitation.status}`}>
+                      {STATUS_LABELS[invitation.status]}
+                    </span>
+                  </td>
+                  <td>{`${invitation.uses} of ${invitation.maxUses}`}</td>
+                  <td>
+                    <time dateTime={invitation.expiresAt} title={absoluteTime(invitation.expiresAt)}>
+                      {formatDate(invitation.expiresAt)}
+                    </time>
+                  </td>
+                  <td>{invitation.createdBy.displayName}</td>
+                  <td>
+                    {invitation.status === 'open' && (
+                      <button
+                        className="btn btn-small"
+                        type="button"
+                        aria-disabled={pending !== null || undefined}
+                        onClick={() => void revoke(invitation)}
+                      >
+                        {pending === invitation.id ? 'Revoking...' : 'Revoke'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

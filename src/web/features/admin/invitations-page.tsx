@@ -1,0 +1,20 @@
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { CreateInvitationForm } from './create-invitation-form';
+import { InvitationList } from './invitation-list';
+import { SignupPolicyForm } from './signup-policy-form';
+import { useInvitations } from './use-invitations';
+import './admin.css';
+
+/** Who may sign up, and invitation links (admins only). */
+export function InvitationsPage() {
+  useDocumentTitle('Invitations');
+  const { invitations, error, add, replace } = useInvitations();
+  return (
+    <div className="admin-page">
+      <h2 className="page-title">Invitations</h2>
+      <SignupPolicyForm />
+      <CreateInvitationForm onCreated={add} />
+      <InvitationList invitations={invitations} loadError={error} onRevoked={replace} />
+    </div>
+  );
+}

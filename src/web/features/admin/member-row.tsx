@@ -1,0 +1,78 @@
+import type { Member } from '../../../common';
+import { Avatar } from '../../components/avatar';
+import { absoluteTime, relativeTime } from '../../lib/time-format';
+
+export type MemberAction = 'role' | 'status' | 'reset';
+
+interface MemberRowProps {
+  member: Member;
+  isSelf: boolean;
+  /** The action on its way for this member, if any. */
+  pending: MemberAction | null;
+  onAction: (member: Member, action: MemberAction) => void;
+}
+
+/** One member of the members table, with what an admin can do to them. */
+export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps) {
+  const busy = pending !== null || undefined;
+  const active = member.status === 'active';
+  return (
+    <tr className={active ? undefined : 'member-deactivated'}>
+      <th scope="row">
+        <span className="member-name">
+          <Avatar src={member.photoURL} name={member.displayName} decorative size={36} />
+          <span>
+            {member.displayName}
+            {isSelf && <span className="member-self"> (you)</span>}
+          </span>
+        </span>
+      </th>
+      <td className="member-email">{member.email}</td>
+      <td>{member.role === 'admin' ? 'Admin' : 'Member'}</td>
+      <td>
+        <span className="member-online">
+          {member.online && <span className="online-dot" aria-hidden="true" />}
+          {member.online ? 'Online' : 'Offline'}
+        </span>
+      </td>
+      <td>
+        {member.lastActiveAt ? (
+          <time dateTime={member.lastActiveAt} title={absoluteTime(member.lastActiveAt)}>
+            {relativeTime(member.lastActiveAt)}
+          </time>
+        ) : (
+          'Never'
+        )}
+      </td>
+      <td>{active ? 'Active' : 'Deactivated'}</td>
+      <td>
+        <div className="member-actions">
+          <button
+            className="btn btn-small"
+            type="button"
+            aria-disabled={busy}
+            onClick={() => onAction(member, 'role')}
+          >
+            {pending === 'role' ? 'Saving...' : member.role === 'admin' ? 'Make member' : 'Make admin'}
+          </button>
+          <button
+            className="btn btn-small"
+            type="button"
+            aria-disabled={busy}
+            onClick={() => onAction(member, 'status')}
+          >
+            {pending === 'status' ? 'Saving...' : active ? 'Deactivate' : 'Reactivate'}
+          </button>
+          <button
+            className="btn btn-small"
+            type="button"
+            aria-disabled={busy}
+            onClick={() => onAction(member, 'reset')}
+          >
+            {pending === 'reset' ? 'Creating...' : 'Reset link'}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

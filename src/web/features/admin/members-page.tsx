@@ -1,0 +1,142 @@
+import { useRef, useState } from 'react';
+import { messages, type Member, type PasswordResetLink } from '../../../common';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { formatDate } from '../../lib/time-format';
+import { CopyLink } from './copy-link';
+import { MemberRow, type MemberAction } from './member-row';
+import { useMembers } from './use-members';
+import './admin.css';
+
+/** The server is asked once typing pauses this long, not on every keystroke. */
+const SEARCH_DELAY_MS = 250;
+
+function runAction(member: Member, action: Exclude<MemberAction, 'reset'>): Promise<Member> {
+  if (action === 'role') return dojo.admin.setRole(member.id, member.role === 'admin' ? 'member' : 'admin');
+  return member.status === 'active' ? dojo.admin.deactivate(member.id) : dojo.admin.reactivate(member.id);
+}
+
+function describe(member: Member, action: Exclude<MemberAction, 'reset'>): string {
+  if (action === 'role')
+    return `${member.displayName} is now ${member.role === 'admin' ? 'an admin' : 'a member'}.`;
+  return `${member.displayName} is ${member.status === 'active' ? 'reactivated' : 'deactivated'}.`;
+}
+
+/** Everyone with an account: roles, deactivation and reset links (admins only). */
+export function MembersPage() {
+  useDocumentTitle('Members');
+  const { user } = useAuthContext();
+  const [typed, setTyped] = useState('');
+  const search = useDebouncedValue(typed.trim(), SEARCH_DELAY_MS);
+  const { members, error, isPending, hasMore, loadingMore, showMore, replaceMember } = useMembers(search);
+  const [pending, setPending] = useState<{ id: string; action: MemberAction } | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [resetLink, setResetLink] = useState<{ member: Member; link: PasswordResetLink } | null>(null);
+  const resetRef = useRef<HTMLDivElement>(null);
+
+  const act = async (member: Member, action: MemberAction) => {
+    if (pending) return;
+    setPending({ id: member.id, action });
+    setActionError(null);
+    setStatus(null);
+    try {
+      if (action === 'reset') {
+        const link = await dojo.admin.createPasswordReset(member.id);
+        setResetLink({ member, link });
+        setStatus(`Reset link created for ${member.displayName}.`);
+        // The link is shown above the table: focus goes to it so it is found at once.
+        requestAnimationFrame(() => resetRef.current?.querySelector('input')?.focus());
+      } else {
+        const updated = await runAction(member, action);
+        replaceMember(updated);
+        setStatus(describe(updated, action));
+      }
+    } catch (caught) {
+      setActionError(errorMessage(caught));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <div className="admin-page">
+      <h2 className="page-title">Members</h2>
+      <div className="admin-search form-field">
+        <label htmlFor="members-search">Search members by name or email:</label>
+        <input
+          id="members-search"
+          type="search"
+          autoComplete="off"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="error-region" role="alert">
+        {actionError && <p className="error">{actionError}</p>}
+      </div>
+      <div className="form-status" role="status">
+        {status && <p>{status}</p>}
+      </div>
+      {resetLink && (
+        <div className="admin-card" ref={resetRef}>
+          <CopyLink
+            key={resetLink.link.url}
+            id="member-reset-link"
+            label={`Password reset link for ${resetLink.member.displayName}`}
+            url={resetLink.link.url}
+          />
+          <p className="admin-hint">
+            Send it to them yourself. It works once, until {formatDate(resetLink.link.expiresAt)}.
+          </p>
+        </div>
+      )}
+      {isPending && <p className="loading">{messages.loading}</p>}
+      {members && members.length === 0 && <p>No members match this search.</p>}
+      {members && members.length > 0 && (
+        <div className="table-scroll" role="region" aria-labelledby="members-caption" tabIndex={0}>
+          <table className="admin-table">
+            <caption id="members-caption">{search ? `Members matching "${search}"` : 'All members'}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Online</th>
+                <th scope="col">Last active</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <MemberRow
+                  key={member.id}
+                  member={member}
+                  isSelf={member.id === user?.uid}
+                  pending={pending?.id === member.id ? pending.action : null}
+                  onAction={(row, action) => void act(row, action)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {hasMore && (
+        <div className="admin-more">
+          <button className="btn" type="button" onClick={showMore} aria-disabled={loadingMore || undefined}>
+            {loadingMore ? messages.loading : 'Show more'}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useEffect, useState } from 'react';
+import { SignupPolicySchema, messages, type SignupPolicy, type SignupPolicyMode } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+
+const FIELDS = { mode: 'policy-mode-open', domains: 'policy-domains' };
+
+const MODES: readonly { value: SignupPolicyMode; label: string; hint: string }[] = [
+  { value: 'open', label: 'Anyone', hint: 'Anyone who can open this site can create an account.' },
+  {
+    value: 'invitation',
+    label: 'Invitation only',
+    hint: 'Only people with an invitation link can create an account.',
+  },
+  {
+    value: 'domains',
+    label: 'These email domains',
+    hint: 'Anyone with an address at one of these domains, or an invitation link.',
+  },
+];
+
+const checkPolicy = checkWith(SignupPolicySchema);
+
+/** Who may create an account; loaded from the server and saved back. */
+export function SignupPolicyForm() {
+  const [loaded, setLoaded] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [mode, setMode] = useState<SignupPolicyMode>('open');
+  const [domains, setDomains] = useState('');
+  const [saved, setSaved] = useState(false);
+  const form = useFormAction({
+    check: checkPolicy,
+    send: async (policy: SignupPolicy) => {
+      setSaved(false);
+      const stored = await dojo.admin.setSignupPolicy(policy);
+      setMode(stored.mode);
+      setDomains(stored.domains.join('\n'));
+      setSaved(true);
+    },
+    fields: FIELDS,
+    shownBelow: ['domains'],
+  });
+
+  useEffect(() => {
+    let current = true;
+    dojo.admin.signupPolicy().then(
+      (policy) => {
+        if (!current) return;
+        setMode(policy.mode);
+        setDomains(policy.domains.join('\n'));
+        setLoaded(true);
+      },
+      (error: unknown) => {
+        if (current) setLoadError(errorMessage(error));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  return (
+    <section className="admin-card" aria-labelledby="policy-heading">
+      <h3 id="policy-heading">Who can sign up</h3>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {!loaded && !loadError && <p className="loading">{messages.loading}</p>}
+      {loaded && (
+        <form
+          onSubmit={(event) =>
+            form.submit(event, {
+              mode,
+              domains: domains
+                .split('\n')
+                .map((line) => line.trim())
+                .filter(Boolean),
+            })
+          }
+          noValidate
+          aria-labelledby="policy-heading"
+        >
+          <fieldset className="radio-group">
+            <legend>Sign-up is open to:</legend>
+            {MODES.map((option) => (
+              <div key={option.value} className="radio-option">
+                <input
+                  id={`policy-mode-${option.value}`}
+                  type="radio"
+                  name="mode"
+                  value={option.value}
+                  checked={mode === option.value}
+                  aria-describedby={`policy-mode-${option.value}-hint`}
+                  onChange={() => {
+                    setMode(option.value);
+                    setSaved(false);
+                  }}
+                />
+                <label htmlFor={`policy-mode-${option.value}`}>{option.label}</label>
+                <p id={`policy-mode-${option.value}-hint`} className="radio-hint">
+                  {option.hint}
+                </p>
+              </div>
+            ))}
+          </fieldset>
+          {mode === 'domains' && (
+            <Field
+              as="textarea"
+              id={FIELDS.domains}
+              label="Email domains, one per line (e.g. example.com):"
+              className="policy-domains"
+              rows={4}
+              required
+              {...form.textField('domains', domains, (value) => {
+                setDomains(value);
+                setSaved(false);
+              })}
+            />
+          )}
+          <SubmitButton pending={form.isPending}>{form.isPending ? 'Saving...' : 'Save'}</SubmitButton>
+          <FormAlert lines={form.alert} />
+          <div className="form-status" role="status">
+            {saved && <p>Saved: who can sign up has changed.</p>}
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { CLIENT_ROUTES, PasswordResetRequestSchema } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
+import './auth-form.css';
+
+const FIELDS = { email: 'forgot-email' };
+
+/** Asks the server to email a reset link; it answers the same whether or not the address has an account. */
+export function ForgotPasswordPage() {
+  useDocumentTitle('Forgot password');
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useFormAction({
+    check: checkWith(PasswordResetRequestSchema),
+    send: async (input: { email: string }) => {
+      setSent(null);
+      setSent(await dojo.access.requestPasswordReset(input.email));
+    },
+    fields: FIELDS,
+    shownBelow: ['email'],
+  });
+
+  return (
+    <form
+      className="auth-form"
+      onSubmit={(event) => form.submit(event, { email })}
+      noValidate
+      aria-labelledby="forgot-heading"
+    >
+      <h2 id="forgot-heading">forgot password</h2>
+      <p>Enter the email address of your account and we will email you a link to set a new password.</p>
+      <Field
+        id={FIELDS.email}
+        label="email:"
+        type="email"
+        autoComplete="email"
+        required
+        {...form.textField('email', email, setEmail)}
+      />
+      <SubmitButton pending={form.isPending}>
+        {form.isPending ? 'loading' : 'Email me a reset link'}
+      </SubmitButton>
+      <FormAlert lines={form.alert} />
+      <div className="form-status" role="status">
+        {sent && <p>{sent}</p>}
+      </div>
+      <p className="auth-links">
+        <Link to={CLIENT_ROUTES.login}>Back to login</Link>
+      </p>
+    </form>
+  );
+}

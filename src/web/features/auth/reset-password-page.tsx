@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { CLIENT_ROUTES, PasswordResetSchema, messages, type PasswordResetInput } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import './auth-form.css';
+
+const FIELDS = { password: 'reset-password' };
+
+type LinkState = { status: 'checking' } | { status: 'valid' } | { status: 'invalid'; message: string };
+
+/** Whether the reset link this page was opened with can still be used. */
+function useResetLink(token: string): LinkState {
+  const [state, setState] = useState<{ token: string; result: LinkState } | null>(null);
+  useEffect(() => {
+    if (!token) return undefined;
+    let current = true;
+    dojo.access.checkPasswordReset(token).then(
+      () => {
+        if (current) setState({ token, result: { status: 'valid' } });
+      },
+      (error: unknown) => {
+        if (current) setState({ token, result: { status: 'invalid', message: errorMessage(error) } });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  if (!token) return { status: 'invalid', message: messages.resetLinkInvalid };
+  return state?.token === token ? state.result : { status: 'checking' };
+}
+
+const checkReset = checkWith(PasswordResetSchema);
+
+/** Sets a new password through a one-time link (emailed, or made by an admin); every session then ends. */
+export function ResetPasswordPage() {
+  useDocumentTitle('Set a new password');
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const link = useResetLink(token);
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const form = useFormAction({
+    check: checkReset,
+    send: async (input: PasswordResetInput) => {
+      await dojo.access.resetPassword(input);
+      setDone(true);
+    },
+    fields: FIELDS,
+    shownBelow: ['password'],
+  });
+
+  return (
+    <form
+      className="auth-form"
+      onSubmit={(event) => form.submit(event, { token, password })}
+      noValidate
+      aria-labelledby="reset-heading"
+    >
+      <h2 id="reset-heading">set a new password</h2>
+      {link.status === 'checking' && <p className="loading">{messages.loading}</p>}
+      {link.status === 'invalid' && (
+        <>
+          <p className="error" role="alert">
+            {link.message}
+          </p>
+          <p className="auth-links">
+            <Link to={CLIENT_ROUTES.forgotPassword}>Ask for a new link</Link>
+          </p>
+        </>
+      )}
+      {link.status === 'valid' && !done && (
+        <>
+          <Field
+            id={FIELDS.password}
+            label="new password:"
+            type="password"
+            autoComplete="new-password"
+            required
+            {...form.textField('password', password, setPassword)}
+          />
+          <SubmitButton pending={form.isPending}>
+            {form.isPending ? 'loading' : 'Set new password'}
+          </SubmitButton>
+          <FormAlert lines={form.alert} />
+        </>
+      )}
+      <div className="form-status" role="status">
+        {done && (
+          <p>
+            Your password has been changed. <Link to={CLIENT_ROUTES.login}>Log in</Link> with it.
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { DeleteAccountSchema } from '../../../common';
+import { Field } from '../../components/field';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
+
+const FIELDS = { password: 'delete-password' };
+
+const checkDelete = checkWith(DeleteAccountSchema);
+
+/** Deletes the account for good, confirmed by its password; this tab is then signed out. */
+export function DeleteAccountForm() {
+  const [password, setPassword] = useState('');
+  const form = useFormAction({
+    check: checkDelete,
+    send: async (input: { password: string }) => {
+      await dojo.account.deleteAccount(input.password);
+      // The session is gone with the account: the app shows the login page.
+      dojo.auth.handleSessionEnded();
+    },
+    fields: FIELDS,
+    shownBelow: ['password'],
+  });
+
+  return (
+    <section className="settings-section settings-danger" aria-labelledby="delete-heading">
+      <h3 id="delete-heading">Delete my account</h3>
+      <p id="delete-warning" className="settings-warning">
+        This cannot be undone. Your account and profile are deleted and you are signed out everywhere. The
+        projects and comments you wrote stay, shown as written by a deleted user.
+      </p>
+      <form
+        className="settings-form"
+        onSubmit={(event) => form.submit(event, { password })}
+        noValidate
+        aria-labelledby="delete-heading"
+        aria-describedby="delete-warning"
+      >
+        <Field
+          id={FIELDS.password}
+          label="Your password, to confirm:"
+          type="password"
+          autoComplete="current-password"
+          required
+          {...form.textField('password', password, setPassword)}
+        />
+        <SubmitButton pending={form.isPending}>
+          {form.isPending ? 'Deleting...' : 'Delete my account'}
+        </SubmitButton>
+        <FormAlert lines={form.alert} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { messages, type AccountSession } from '../../../common';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { absoluteTime, relativeTime } from '../../lib/time-format';
+
+interface SessionsSectionProps {
+  sessions: AccountSession[] | null;
+  loadError: string | null;
+  reload: () => void;
+}
+
+/** Where the account is signed in, with a way to end any session but this one. */
+export function SessionsSection({ sessions, loadError, reload }: SessionsSectionProps) {
+  // The session being signed out ('others' for all of them), while the call is on its way.
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  const run = async (key: string, action: () => Promise<void>, done: string) => {
+    if (pending) return;
+    setPending(key);
+    setError(null);
+    setStatus(null);
+    try {
+      await action();
+      setStatus(done);
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setPending(null);
+      reload();
+    }
+  };
+
+  const others = sessions?.filter((session) => !session.current) ?? [];
+
+  return (
+    <section className="settings-section" aria-labelledby="sessions-heading">
+      <h3 id="sessions-heading">Where you are signed in</h3>
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {!sessions && !loadError && <p className="loading">{messages.loading}</p>}
+      {sessions && (
+        <ul className="session-list">
+          {sessions.map((session) => (
+            <li key={session.id} className="session-item">
+              <div className="session-facts">
+                <span className="session-device">{session.device}</span>
+                {session.current && <span className="session-current">This device</span>}
+                <span className="session-seen">
+                  Last seen{' '}
+                  <time dateTime={session.lastSeenAt} title={absoluteTime(session.lastSeenAt)}>
+                    {relativeTime(session.lastSeenAt)}
+                  </time>
+                </span>
+              </div>
+              {!session.current && (
+                <button
+                  className="btn"
+                  type="button"
+                  aria-label={`Sign out ${session.device}, last seen ${relativeTime(session.lastSeenAt)}`}
+                  aria-disabled={pending !== null || undefined}
+                  onClick={() =>
+                    void run(
+                      session.id,
+                      () => dojo.account.signOutSession(session.id),
+                      `Signed out ${session.device}.`,
+                    )
+                  }
+                >
+                  {pending === session.id ? 'Signing out...' : 'Sign out'}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {others.length > 0 && (
+        <button
+          className="btn"
+          type="button"
+          aria-disabled={pending !== null || undefined}
+          onClick={() =>
+            void run('others', () => dojo.account.signOutOtherSessions(), 'Signed out everywhere else.')
+          }
+        >
+          {pending === 'others' ? 'Signing out...' : 'Sign out everywhere else'}
+        </button>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-status" role="status">
+        {status && <p>{status}</p>}
+      </div>
+    </section>
+  );
+}

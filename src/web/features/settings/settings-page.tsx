@@ -1,0 +1,26 @@
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { DeleteAccountForm } from './delete-account-form';
+import { PasswordForm } from './password-form';
+import { ProfileForm } from './profile-form';
+import { SessionsSection } from './sessions-section';
+import { useSessions } from './use-sessions';
+import './settings.css';
+
+/** The signed-in user's own account: profile, password, sessions, deletion. */
+export function SettingsPage() {
+  useDocumentTitle('Account settings');
+  const { user } = useAuthContext();
+  const sessions = useSessions();
+  if (!user) return null;
+
+  return (
+    <div className="settings">
+      <h2 className="page-title">Account settings</h2>
+      <ProfileForm user={user} />
+      <PasswordForm onChanged={sessions.reload} />
+      <SessionsSection {...sessions} />
+      <DeleteAccountForm />
+    </div>
+  );
+}
