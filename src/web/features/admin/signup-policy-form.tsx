@@ -108,20 +108,17 @@ export function SignupPolicyForm() {
               </div>
             ))}
           </fieldset>
-          {mode === 'domains' && (
-            <Field
-              as="textarea"
-              id={FIELDS.domains}
-              label="Email domains, one per line (e.g. example.com):"
-              className="policy-domains"
-              rows={4}
-              required
-              {...form.textField('domains', domains, (value) => {
-                setDomains(value);
-                setSaved(false);
-              })}
-            />
-          )}
+          <Field
+            as="textarea"
+            id={FIELDS.domains}
+            label="Email domains, one per line (e.g. example.com), for 'These email domains':"
+            className="policy-domains"
+            rows={4}
+            {...form.textField('domains', domains, (value) => {
+              setDomains(value);
+              setSaved(false);
+            })}
+          />
           <SubmitButton pending={form.isPending}>{form.isPending ? 'Saving...' : 'Save'}</SubmitButton>
           <FormAlert lines={form.alert} />
           <div className="form-status" role="status">

@@ -77,7 +77,8 @@ export function useMembers(search: string) {
   }, []);
 
   return {
-    members: current?.members ?? null,
+    // While a new search is on its way the last result stays (no flash of 'Loading...' per keystroke).
+    members: current ? current.members : state.members,
     error: current?.error ?? null,
     isPending: current === null || (current.members === null && current.error === null),
     hasMore: Boolean(current?.nextCursor),
