@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/auth/viewer';
+import type { AuthUser } from '../../src/common';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { createServices } from '../../src/server/services';
@@ -134,7 +135,16 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
         const displayName = displayNameFor(index);
         const existing = await findUserByEmailKey(db, email.toLowerCase());
         if (existing) {
-          viewers[index] = viewerOf(existing.id, email, existing.display_name, existing.photo_url, '');
+          viewers[index] = viewerOf(
+            {
+              uid: existing.id,
+              email,
+              displayName: existing.display_name,
+              photoURL: existing.photo_url,
+              role: existing.role,
+            },
+            '',
+          );
           users[index] = {
             uid: existing.id,
             email,
@@ -147,9 +157,11 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
         const signedIn = await auth.signUp({
           fields: { email, password, displayName },
           thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png' },
+          invitation: undefined,
+          userAgent: 'dojo-seeder',
         });
-        const { uid, photoURL } = signedIn.user;
-        viewers[index] = viewerOf(uid, email, displayName, photoURL, hashSessionToken(signedIn.sessionToken));
+        const { uid } = signedIn.user;
+        viewers[index] = viewerOf(signedIn.user, hashSessionToken(signedIn.sessionToken));
         users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
         created += 1;
       },
@@ -223,13 +235,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
   }
 }
 
-function viewerOf(
-  uid: string,
-  email: string,
-  displayName: string,
-  photoURL: string,
-  sessionHash: string,
-): Viewer {
+function viewerOf(user: AuthUser, sessionHash: string): Viewer {
   // Services never look at the expiry (only live sockets do).
-  return { uid, email, displayName, photoURL, sessionHash, viaToken: false, sessionExpiresAt: Infinity };
+  return { ...user, sessionHash, viaToken: false, sessionExpiresAt: Infinity };
 }

@@ -46,7 +46,7 @@ const EMOJI_JOINER =
 const hasInvisibleCharacters = (text: string): boolean =>
   INVISIBLE_CHARACTER.test(text.replace(EMOJI_JOINER, ''));
 
-const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
+export const DisplayNameSchema = z.string({ error: messages.displayNameRequired }).check(
   z.trim(),
   z.minLength(1, messages.displayNameRequired),
   z.maxLength(DISPLAY_NAME_MAX_LENGTH, messages.displayNameTooLong),

@@ -6,7 +6,7 @@ import { z } from 'zod/mini';
 import { EMAIL_MAX_LENGTH, INVITATION_MAX_USES, INVITATION_MAX_DAYS, SIGNUP_DOMAINS_MAX } from './limits';
 import { messages } from './messages';
 import { NewPasswordSchema, EmailSchema } from './auth';
-import { ROLES, type Role } from './users';
+import { ROLES } from './users';
 
 /** Who may create an account: anyone (the spec's open install), only invited people, or these domains. */
 export const SIGNUP_POLICY_MODES = ['open', 'invitation', 'domains'] as const;
@@ -49,38 +49,43 @@ export function emailInDomains(email: string, domains: readonly string[]): boole
 }
 
 /** What the login and signup screens need to know before anyone signs in. */
-export interface AuthOptions {
-  signupPolicy: SignupPolicy;
+export const AuthOptionsSchema = z.object({
+  signupPolicy: SignupPolicySchema,
   /** 'Forgot password?' can email a link (the server has SMTP configured). */
-  passwordResetByEmail: boolean;
-}
+  passwordResetByEmail: z.boolean(),
+});
+export type AuthOptions = z.infer<typeof AuthOptionsSchema>;
 
 export const ChangeRoleSchema = z.object({ role: z.enum(ROLES, { error: messages.roleInvalid }) });
 
-export type MemberStatus = 'active' | 'deactivated';
+export const MEMBER_STATUSES = ['active', 'deactivated'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 /** One account as the members page shows it. */
-export interface Member {
-  id: string;
-  displayName: string;
-  photoURL: string;
-  email: string;
-  role: Role;
-  online: boolean;
-  status: MemberStatus;
+export const MemberSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  photoURL: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  online: z.boolean(),
+  status: z.enum(MEMBER_STATUSES),
   /** The last time any of their sessions was used (ISO), or null if never since this was recorded. */
-  lastActiveAt: string | null;
-  createdAt: string;
-}
+  lastActiveAt: z.nullable(z.string()),
+  createdAt: z.string(),
+});
+export type Member = z.infer<typeof MemberSchema>;
+export const MemberResultSchema = z.object({ member: MemberSchema });
 
 /** Members per page on the members screen. */
 export const MEMBERS_PAGE_SIZE = 50;
 
-export interface MemberPage {
-  members: Member[];
+export const MemberPageSchema = z.object({
+  members: z.array(MemberSchema),
   /** Pass as `after` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+  nextCursor: z.nullable(z.string()),
+});
+export type MemberPage = z.infer<typeof MemberPageSchema>;
 
 export const CreateInvitationSchema = z.object({
   maxUses: z._default(
@@ -113,38 +118,39 @@ export const CreateInvitationSchema = z.object({
 });
 export type CreateInvitationInput = z.input<typeof CreateInvitationSchema>;
 
-export type InvitationStatus = 'open' | 'used' | 'expired' | 'revoked';
+export const INVITATION_STATUSES = ['open', 'used', 'expired', 'revoked'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-export interface Invitation {
-  id: string;
-  email: string | null;
-  maxUses: number;
-  uses: number;
-  expiresAt: string;
-  createdAt: string;
-  createdBy: { id: string; displayName: string };
-  revokedAt: string | null;
-  status: InvitationStatus;
-}
+export const InvitationSchema = z.object({
+  id: z.string(),
+  email: z.nullable(z.string()),
+  maxUses: z.number(),
+  uses: z.number(),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+  createdBy: z.object({ id: z.string(), displayName: z.string() }),
+  revokedAt: z.nullable(z.string()),
+  status: z.enum(INVITATION_STATUSES),
+});
+export type Invitation = z.infer<typeof InvitationSchema>;
+export const InvitationListSchema = z.object({ invitations: z.array(InvitationSchema) });
+export const InvitationResultSchema = z.object({ invitation: InvitationSchema });
 
 /** A new invitation and its link: the link is shown this once (only its hash is stored). */
-export interface CreatedInvitation {
-  invitation: Invitation;
-  url: string;
-}
+export const CreatedInvitationSchema = z.object({ invitation: InvitationSchema, url: z.string() });
+export type CreatedInvitation = z.infer<typeof CreatedInvitationSchema>;
 
 /** What opening an invitation link tells the signup form. */
-export interface InvitationCheck {
+export const InvitationCheckSchema = z.object({
   /** The only address the invitation accepts, if it is bound to one. */
-  email: string | null;
-  expiresAt: string;
-}
+  email: z.nullable(z.string()),
+  expiresAt: z.string(),
+});
+export type InvitationCheck = z.infer<typeof InvitationCheckSchema>;
 
 /** A one-time link that sets a new password. */
-export interface PasswordResetLink {
-  url: string;
-  expiresAt: string;
-}
+export const PasswordResetLinkSchema = z.object({ url: z.string(), expiresAt: z.string() });
+export type PasswordResetLink = z.infer<typeof PasswordResetLinkSchema>;
 
 export const ChangePasswordSchema = z.object({
   currentPassword: z
@@ -169,15 +175,17 @@ export const PasswordResetSchema = z.object({
 export type PasswordResetInput = z.input<typeof PasswordResetSchema>;
 
 /** One signed-in browser or client of the account, as the settings screen lists it. */
-export interface AccountSession {
-  id: string;
+export const AccountSessionSchema = z.object({
+  id: z.string(),
   /** e.g. 'Chrome 131 on Linux', from the browser's User-Agent; 'Unknown device' when it sent none. */
-  device: string;
-  createdAt: string;
-  lastSeenAt: string;
+  device: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
   /** The session this request came through. */
-  current: boolean;
-}
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof AccountSessionSchema>;
+export const AccountSessionListSchema = z.object({ sessions: z.array(AccountSessionSchema) });
 
 /** How a deleted account shows on what it left behind (projects, comments). */
 export const DELETED_USER_NAME = 'Deleted user';

@@ -35,6 +35,10 @@ import { registerStorageRoutes } from './storage/storage-routes';
 import { scheduleStorageSweeps } from './storage/storage-sweeper';
 import { usersLiveSource } from './users/users-live-source';
 import { registerUsersRoutes } from './users/users-routes';
+import { registerTeamRoutes } from './team/team-routes';
+import { teamRouteDocs } from './team/team-route-docs';
+import { registerAccountRoutes } from './account/account-routes';
+import { accountRouteDocs } from './account/account-route-docs';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { createServices, type Services } from './services';
@@ -90,6 +94,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     database,
     bus,
     presence: services.presence,
+    mailer: services.mailer,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
       liveUpgrades.stop();
@@ -252,12 +257,15 @@ function registerApiRoutes(
   server: FastifyInstance,
   config: Config,
   database: DatabaseHandle,
-  { auth, viewers, users, projects, storage, resumableUploads, appCheck }: Services,
+  services: Services,
 ): void {
+  const { auth, viewers, users, projects, storage, resumableUploads, appCheck } = services;
   const openApi = buildOpenApiDocument(
     [
       ...authRouteDocs,
       ...usersRouteDocs,
+      ...teamRouteDocs,
+      ...accountRouteDocs,
       ...projectsRouteDocs,
       ...liveRouteDocs,
       ...storageRouteDocs,
@@ -278,6 +286,8 @@ function registerApiRoutes(
     publicUrl: config.publicUrl,
   });
   registerUsersRoutes(server, { users, viewers });
+  registerTeamRoutes(server, services);
+  registerAccountRoutes(server, { ...services, rateLimitPerMinute: config.authRateLimitPerMinute });
   registerProjectsRoutes(server, {
     projects,
     viewers,
@@ -296,6 +306,7 @@ function registerLifecycle(
     presence: Services['presence'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
+    mailer: Services['mailer'];
   },
 ): void {
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
@@ -316,6 +327,7 @@ function registerLifecycle(
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {
+    deps.mailer?.close();
     await deps.bus.close();
     await deps.database.close();
   });

@@ -16,6 +16,9 @@ import {
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
+  SIGNUP_POLICY_MODES,
+  SignupPolicySchema,
+  type SignupPolicy,
 } from '../common';
 
 /** Fastify's `trustProxy`: trust nothing, or the proxies at these addresses, ranges and names. */
@@ -106,6 +109,13 @@ export const EnvSchema = z.object({
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOADS_PER_MINUTE),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_ADDRESS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIGNUP_POLICY: z.enum(SIGNUP_POLICY_MODES).default('open'),
+  SIGNUP_EMAIL_DOMAINS: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps:// (leave it unset to send no email)')
+    .optional(),
+  SMTP_FROM: z.string().min(3).default('The Dojo <no-reply@localhost>'),
 });
 
 /** One line per variable for `.env.example` (scripts/env-example.ts writes it from this and the schema). */
@@ -136,6 +146,12 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   MAX_CONNECTIONS_PER_ADDRESS:
     "open connections per client address (the proxy's address behind a proxy: raise it there, see docs/security.md)",
   LOG_LEVEL: 'fatal, error, warn, info, debug, trace, or silent',
+  SIGNUP_POLICY:
+    'who may sign up until an admin changes it in the app: open, invitation, or domains (with SIGNUP_EMAIL_DOMAINS)',
+  SIGNUP_EMAIL_DOMAINS: 'comma-separated email domains for SIGNUP_POLICY=domains (example.com,example.org)',
+  SMTP_URL:
+    "smtp://user:pass@host:587 or smtps://…: enables 'Forgot password?' emails; unset: admins create reset links",
+  SMTP_FROM: 'the From address of emails the server sends',
 };
 
 export interface Config {
@@ -173,6 +189,11 @@ export interface Config {
   uploadsPerMinute: number;
   /** Open TCP connections allowed per peer address (the proxy's address behind a proxy). */
   maxConnectionsPerAddress: number;
+  /** Who may sign up on a fresh install; admins change it in the app after that. */
+  initialSignupPolicy: SignupPolicy;
+  /** Where emails go out (password resets); unset sends none. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
   /** HTTP timeouts (src/common/limits.ts); not in the environment, tests shorten them. */
   httpTimeouts: HttpTimeouts;
 }
@@ -200,6 +221,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const values = parsed.data;
+  const initialSignupPolicy = SignupPolicySchema.safeParse({
+    mode: values.SIGNUP_POLICY,
+    domains: values.SIGNUP_EMAIL_DOMAINS?.split(',') ?? [],
+  });
+  if (!initialSignupPolicy.success) {
+    throw new ConfigError(
+      initialSignupPolicy.error.issues.map((issue) => `SIGNUP_EMAIL_DOMAINS: ${issue.message}`),
+    );
+  }
   return {
     port: values.PORT,
     host: values.HOST,
@@ -223,6 +253,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commentsPerMinute: values.COMMENTS_PER_MINUTE,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    initialSignupPolicy: initialSignupPolicy.data,
+    smtpUrl: values.SMTP_URL,
+    smtpFrom: values.SMTP_FROM,
     httpTimeouts: {
       headersMs: HTTP_HEADERS_TIMEOUT_MS,
       bodyMs: HTTP_BODY_TIMEOUT_MS,

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import type { Logger } from './shared/logger';
 import type { Kysely } from 'kysely';
+import { AccountService } from './account/account-service';
+import { Mailer } from './account/mailer';
+import { PasswordResetService } from './account/password-reset-service';
 import { AuthService } from './auth/auth-service';
+import { SessionActivity } from './auth/session-activity';
 import { IdTokens } from './auth/id-tokens';
 import { LoginFailureLimit } from './auth/login-failures';
 import { SessionCache } from './auth/session-cache';
@@ -20,6 +24,10 @@ import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
 import { StorageSweeper } from './storage/storage-sweeper';
 import { KeyedMutex } from './shared/keyed-mutex';
+import { InvitationsService } from './team/invitations-service';
+import { MembersService } from './team/members-service';
+import { SignupPolicyService } from './team/signup-policy-service';
+import { ProfileThumbnails } from './users/profile-thumbnails';
 import { UsersService } from './users/users-service';
 
 export interface ServiceDeps {
@@ -47,6 +55,13 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
+  signupPolicy: SignupPolicyService;
+  invitations: InvitationsService;
+  members: MembersService;
+  account: AccountService;
+  passwordResets: PasswordResetService;
+  /** Present when SMTP_URL is set; closed with the app. */
+  mailer: Mailer | undefined;
 }
 
 /** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
@@ -61,7 +76,8 @@ export async function createServices({
   const { db, dialect } = database;
   const idTokens = await IdTokens.load(db);
   const sessions = new SessionCache(bus);
-  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions });
+  const activity = new SessionActivity({ db, log });
+  const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions, activity });
   const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'storage'));
   const uploadLocks = new KeyedMutex();
   const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
@@ -91,14 +107,19 @@ export async function createServices({
     log,
   });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
+  const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
   const loginFailures = new LoginFailureLimit({
     counters: rateLimitCounters,
     maxFailures: config.loginFailuresPerAccount,
     log,
   });
+  const invitations = new InvitationsService({ db, publicUrl: config.publicUrl });
+  const signupPolicy = new SignupPolicyService({ db, initial: config.initialSignupPolicy, invitations });
+  const thumbnails = new ProfileThumbnails(storage);
   const auth = new AuthService({
     db,
-    storage,
+    thumbnails,
+    signupPolicy,
     idTokens,
     changes: bus,
     sessions,
@@ -120,5 +141,18 @@ export async function createServices({
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+    signupPolicy,
+    invitations,
+    members: new MembersService({ db, changes: bus, auth }),
+    account: new AccountService({ db, changes: bus, auth, thumbnails }),
+    passwordResets: new PasswordResetService({
+      db,
+      auth,
+      mailer,
+      counters: rateLimitCounters,
+      publicUrl: config.publicUrl,
+      log,
+    }),
+    mailer,
   };
 }

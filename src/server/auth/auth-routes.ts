@@ -1,20 +1,17 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   checkThumbnail,
   IMAGE_SNIFF_BYTES,
   LoginSchema,
   messages,
-  SIGNUP_BODY_MAX_BYTES,
   SignupFieldsSchema,
-  THUMBNAIL_MAX_BYTES,
   type AuthResult,
   type FieldErrors,
   type SessionState,
 } from '../../common';
-import { AppError, forbidden, invalidArgument, unauthenticated } from '../shared/app-error';
+import { forbidden, invalidArgument, unauthenticated } from '../shared/app-error';
 import { fieldErrorsOf, parseInput } from '../shared/validate';
-import { refuseDeclaredBodyOver } from '../http/request-body';
+import { readProfileForm, type ProfileForm } from './profile-form';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
 import { SESSION_COOKIE, userOf, type ViewerResolver } from './viewer';
@@ -27,7 +24,7 @@ interface Deps {
   publicUrl: string | undefined;
 }
 
-const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName']);
+const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName', 'invitation']);
 
 export function registerAuthRoutes(
   app: FastifyInstance,
@@ -47,12 +44,14 @@ export function registerAuthRoutes(
   };
 
   app.post('/api/auth/signup', { config: { rateLimit } }, async (request, reply) => {
-    const signedIn = await auth.signUp(parseSignupForm(await readSignupForm(request)));
+    const form = parseSignupForm(await readProfileForm(request, SIGNUP_TEXT_FIELDS));
+    const signedIn = await auth.signUp({ ...form, userAgent: userAgentOf(request) });
     return sendSignedIn(request, reply.status(201), signedIn);
   });
 
   app.post('/api/auth/login', { config: { rateLimit } }, async (request, reply) => {
-    return sendSignedIn(request, reply, await auth.logIn(parseInput(LoginSchema, request.body)));
+    const input = parseInput(LoginSchema, request.body);
+    return sendSignedIn(request, reply, await auth.logIn(input, userAgentOf(request)));
   });
 
   // Idempotent: logging out without a session still clears the cookie and succeeds.
@@ -77,14 +76,8 @@ export function registerAuthRoutes(
   });
 }
 
-/** The signup form as read, before any check. */
-interface SignupForm {
-  fields: Record<string, unknown>;
-  thumbnail: { bytes: Buffer; fileName: string | undefined; tooLarge: boolean } | undefined;
-}
-
 /** Checks every field and the thumbnail at once, so one 400 names every problem the form shows. */
-function parseSignupForm({ fields, thumbnail }: SignupForm): SignupInput {
+function parseSignupForm({ fields, thumbnail }: ProfileForm): Omit<SignupInput, 'userAgent'> {
   const parsed = SignupFieldsSchema.safeParse(fields);
   const problems: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   const thumbnailProblem = checkThumbnail({
@@ -93,56 +86,15 @@ function parseSignupForm({ fields, thumbnail }: SignupForm): SignupInput {
   });
   if (thumbnailProblem) problems.thumbnail = thumbnailProblem;
   if (!parsed.success || !thumbnail || thumbnailProblem) throw invalidArgument(problems);
-  return { fields: parsed.data, thumbnail: { bytes: thumbnail.bytes, fileName: thumbnail.fileName } };
+  const invitation =
+    typeof fields.invitation === 'string' && fields.invitation ? fields.invitation : undefined;
+  return {
+    fields: parsed.data,
+    thumbnail: { bytes: thumbnail.bytes, fileName: thumbnail.fileName },
+    invitation,
+  };
 }
 
-/**
- * Reads the multipart signup form; the thumbnail is read only up to one byte past the limit. A form that
- * declares more bytes than the largest valid one is refused before it is read.
- */
-async function readSignupForm(request: FastifyRequest): Promise<SignupForm> {
-  refuseDeclaredBodyOver(
-    request,
-    SIGNUP_BODY_MAX_BYTES,
-    () =>
-      new AppError('payload-too-large', messages.thumbnailTooLarge, {
-        thumbnail: messages.thumbnailTooLarge,
-      }),
-  );
-  const fields: Record<string, unknown> = {};
-  let thumbnail: SignupForm['thumbnail'];
-  const parts = request.parts({
-    limits: { fileSize: THUMBNAIL_MAX_BYTES + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
-  });
-  try {
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        if (part.fieldname === 'thumbnail') thumbnail = await readFilePart(part);
-        else await drain(part);
-      } else if (SIGNUP_TEXT_FIELDS.has(part.fieldname)) {
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (error) {
-    // The form parser (busboy) throws plain errors, without a status, for a body it cannot read: a
-    // multipart type without a boundary, a malformed part. They are the client's, not a 500.
-    if (error instanceof Error && (error as FastifyError).statusCode === undefined) {
-      request.log.info({ err: error }, 'unreadable signup form');
-      throw new AppError('invalid-argument', messages.badRequest);
-    }
-    throw error;
-  }
-  return { fields, thumbnail: thumbnail && thumbnail.bytes.length > 0 ? thumbnail : undefined };
-}
-
-async function readFilePart(part: MultipartFile): Promise<NonNullable<SignupForm['thumbnail']>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
-  return { bytes: Buffer.concat(chunks), fileName: part.filename, tooLarge: part.file.truncated };
-}
-
-async function drain(part: MultipartFile): Promise<void> {
-  for await (const _chunk of part.file) {
-    // discard unexpected files
-  }
-}
+/** The User-Agent a session is listed under, cut to a sane length. */
+export const userAgentOf = (request: FastifyRequest): string =>
+  (request.headers['user-agent'] ?? '').slice(0, 512);

@@ -1,24 +1,16 @@
 import type { Logger } from '../shared/logger';
 import type { Kysely } from 'kysely';
-import {
-  IMAGE_SNIFF_BYTES,
-  messages,
-  sniffRasterImage,
-  STORAGE_DEFAULT_CONTENT_TYPE,
-  type AuthUser,
-  type LoginInput,
-  type SignupFields,
-} from '../../common';
+import { messages, type Role, type AuthUser, type LoginInput, type SignupFields } from '../../common';
 import type { Database } from '../db/schema';
 import type { PresenceService } from '../presence/presence-service';
 import { isUniqueViolation } from '../db/database';
 import { nowIso } from '../shared/time';
 import { AppError } from '../shared/app-error';
 import type { ChangeBus } from '../live/change-bus';
-import { safeFileName } from '../storage/object-names';
-import type { StorageService } from '../storage/storage-service';
+import type { SignupPolicyService } from '../team/signup-policy-service';
+import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../shared/ids';
-import { findUserByEmailKey, insertUser, toUserProfile } from '../users/users-repository';
+import { claimOwnership, findUserByEmailKey, insertUser, touchUserActivity } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
@@ -32,7 +24,11 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A signup form that passed its checks (`parseSignupForm` in auth-routes.ts): valid fields, a raster image. */
 export interface SignupInput {
   fields: SignupFields;
-  thumbnail: { bytes: Buffer; fileName: string | undefined };
+  thumbnail: ThumbnailUpload;
+  /** The invitation link's token, when the form came through one. */
+  invitation: string | undefined;
+  /** The browser's User-Agent: the account's sessions list names the device by it. */
+  userAgent: string;
 }
 
 export interface SignedIn {
@@ -45,7 +41,8 @@ export interface SignedIn {
 interface Deps {
   presence: PresenceService;
   db: Kysely<Database>;
-  storage: StorageService;
+  thumbnails: ProfileThumbnails;
+  signupPolicy: SignupPolicyService;
   idTokens: IdTokens;
   changes: ChangeBus;
   /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */
@@ -64,46 +61,41 @@ export class AuthService {
    * nothing (docs/product-spec.md#flaw-8): bytes are staged first, every row is written in one transaction, and
    * the staged bytes are removed if anything fails.
    */
-  async signUp({ fields, thumbnail }: SignupInput): Promise<SignedIn> {
+  async signUp({ fields, thumbnail, invitation, userAgent }: SignupInput): Promise<SignedIn> {
     const { email, password, displayName } = fields;
     const emailKey = email.toLowerCase();
-    const { db, storage } = this.deps;
+    const { db, thumbnails, signupPolicy } = this.deps;
+    // Refused signups stop here, before any byte is stored.
+    const admission = await signupPolicy.admit(email, invitation);
     if (await findUserByEmailKey(db, emailKey)) throw emailInUse();
 
     const passwordHash = await (this.deps.hashPassword ?? hashPassword)(password);
     const uid = newId();
     const sessionToken = newSecretToken();
-    const contentType =
-      sniffRasterImage(thumbnail.bytes.subarray(0, IMAGE_SNIFF_BYTES)) ?? STORAGE_DEFAULT_CONTENT_TYPE;
-    const objectName = `thumbnails/${uid}/${safeFileName(thumbnail.fileName, 'thumbnail')}`;
 
-    let blobKey: string | undefined;
+    let staged: StagedThumbnail | undefined;
     try {
-      const blob = await storage.stage(thumbnail.bytes);
-      blobKey = blob.key;
+      staged = await thumbnails.stage(uid, thumbnail, false);
       const now = nowIso();
+      const stagedThumbnail = staged;
       const user = await db.transaction().execute(async (trx) => {
-        const { row } = await storage.record(trx, {
-          bucket: storage.defaultBucket,
-          name: objectName,
-          blob,
-          contentType,
-          ownerUid: uid,
-        });
-        const photoURL = storage.downloadUrl(row);
-        await insertUser(trx, { id: uid, email, emailKey, passwordHash, displayName, photoURL, now });
+        await signupPolicy.consume(trx, admission);
+        const photoURL = await thumbnails.record(trx, uid, stagedThumbnail);
+        const role: Role = (await claimOwnership(trx, uid)) ? 'admin' : 'member';
+        await insertUser(trx, { id: uid, email, emailKey, passwordHash, displayName, photoURL, role, now });
         await insertSession(trx, {
           tokenHash: hashSessionToken(sessionToken),
           userId: uid,
           createdAt: now,
           expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+          userAgent,
         });
-        return { uid, email, displayName, photoURL };
+        return { uid, email, displayName, photoURL, role };
       });
       await this.deps.changes.publish([{ collection: 'users', id: uid }]);
       return this.signedIn(user, sessionToken);
     } catch (error) {
-      await storage.discard(blobKey);
+      await thumbnails.discard(staged);
       if (isUniqueViolation(error)) throw emailInUse();
       // A full disk or the database away: the error handler answers 507 / 503, which say to retry later.
       if (error instanceof AppError || faultOf(error)) throw error;
@@ -112,7 +104,7 @@ export class AuthService {
     }
   }
 
-  async logIn(input: LoginInput): Promise<SignedIn> {
+  async logIn(input: LoginInput, userAgent: string): Promise<SignedIn> {
     const { db } = this.deps;
     const emailKey = input.email.toLowerCase();
     const attempt = await this.deps.loginFailures.begin(emailKey);
@@ -121,6 +113,8 @@ export class AuthService {
     const matches = await verifyPassword(input.password, user?.password_hash ?? (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
     await attempt.succeeded();
+    // Said only to whoever knows the password: it reveals nothing to anyone else.
+    if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
 
     const sessionToken = newSecretToken();
     const now = nowIso();
@@ -129,11 +123,18 @@ export class AuthService {
       userId: user.id,
       createdAt: now,
       expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+      userAgent,
     });
     await this.deps.presence.markOnline(user.id, now);
-    const profile = toUserProfile(user);
+    await touchUserActivity(db, user.id, now);
     return this.signedIn(
-      { uid: user.id, email: user.email, displayName: profile.displayName, photoURL: profile.photoURL },
+      {
+        uid: user.id,
+        email: user.email,
+        displayName: user.display_name,
+        photoURL: user.photo_url,
+        role: user.role,
+      },
       sessionToken,
     );
   }
@@ -144,9 +145,18 @@ export class AuthService {
    */
   async logOut(viewer: Viewer): Promise<void> {
     await deleteSession(this.deps.db, viewer.sessionHash);
-    this.deps.sessions.forget(viewer.sessionHash);
-    await this.deps.changes.publish([{ collection: 'sessions', id: viewer.sessionHash }]);
+    await this.sessionsEnded([viewer.sessionHash]);
     await this.deps.presence.sessionEnded(viewer);
+  }
+
+  /**
+   * After sessions were deleted (committed): they are dropped from this instance's cache at once, and
+   * every instance signs out their sockets (password change, deactivation, 'sign out' in settings).
+   */
+  async sessionsEnded(sessionHashes: readonly string[]): Promise<void> {
+    if (sessionHashes.length === 0) return;
+    for (const hash of sessionHashes) this.deps.sessions.forget(hash);
+    await this.deps.changes.publish(sessionHashes.map((id) => ({ collection: 'sessions' as const, id })));
   }
 
   async mintIdToken(viewer: Viewer): Promise<{ idToken: string; expiresIn: number }> {

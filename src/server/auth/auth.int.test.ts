@@ -63,7 +63,7 @@ describe('POST /api/auth/signup', () => {
     const response = await postSignup(server.url, { email, displayName: '  Mario  ' });
     expect(response.status).toBe(201);
     const body = (await response.json()) as {
-      user: { uid: string; email: string; displayName: string; photoURL: string };
+      user: { uid: string; email: string; displayName: string; photoURL: string; role: string };
       idToken: string;
     };
     expect(body.user.displayName).toBe('Mario');
@@ -87,6 +87,7 @@ describe('POST /api/auth/signup', () => {
       displayName: 'Mario',
       photoURL: body.user.photoURL,
       online: true,
+      role: body.user.role,
     });
 
     const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });

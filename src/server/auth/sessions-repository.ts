@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Role } from '../../common';
 import type { Database } from '../db/schema';
 
 export const hashSessionToken = (token: string): string =>
@@ -7,7 +8,7 @@ export const hashSessionToken = (token: string): string =>
 
 export async function insertSession(
   db: Kysely<Database>,
-  session: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
+  session: { tokenHash: string; userId: string; createdAt: string; expiresAt: string; userAgent: string },
 ): Promise<void> {
   await db
     .insertInto('sessions')
@@ -16,6 +17,8 @@ export async function insertSession(
       user_id: session.userId,
       created_at: session.createdAt,
       expires_at: session.expiresAt,
+      user_agent: session.userAgent,
+      last_seen_at: session.createdAt,
     })
     .execute();
 }
@@ -28,6 +31,9 @@ export interface LiveSession {
   email: string;
   displayName: string;
   photoURL: string;
+  role: Role;
+  /** When the session was last recorded as used (null before the first record). */
+  lastSeenAt: string | null;
 }
 
 export async function findLiveSession(
@@ -45,13 +51,62 @@ export async function findLiveSession(
       'users.email as email',
       'users.display_name as displayName',
       'users.photo_url as photoURL',
+      'users.role as role',
+      'sessions.last_seen_at as lastSeenAt',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now)
+    // A deactivated account's sessions are deleted; this also covers a session row that outlived that.
+    .where('users.status', '=', 'active')
     .executeTakeFirst();
   return session ?? null;
 }
 
 export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Records that the session (and so its user) was just used. */
+export async function touchSession(db: Kysely<Database>, tokenHash: string, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+}
+
+export interface SessionRow {
+  tokenHash: string;
+  userAgent: string;
+  createdAt: string;
+  lastSeenAt: string | null;
+}
+
+/** The user's sessions that have not expired, most recently used first. */
+export async function listUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  now: string,
+): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .select([
+      'token_hash as tokenHash',
+      'user_agent as userAgent',
+      'created_at as createdAt',
+      'last_seen_at as lastSeenAt',
+    ])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Deletes every session of the user but `keep` (none if undefined); returns the hashes it deleted. */
+export async function deleteUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  keep?: string,
+): Promise<string[]> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep !== undefined) query = query.where('token_hash', '!=', keep);
+  const rows = await query.returning('token_hash').execute();
+  return rows.map((row) => row.token_hash);
 }

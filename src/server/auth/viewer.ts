@@ -7,6 +7,7 @@ import { nowIso } from '../shared/time';
 import { unauthenticated } from '../shared/app-error';
 import { hasForeignOrigin } from '../http/origin';
 import type { IdTokens } from './id-tokens';
+import type { SessionActivity } from './session-activity';
 import type { SessionCache } from './session-cache';
 import { findLiveSession, hashSessionToken } from './sessions-repository';
 
@@ -41,9 +42,15 @@ export function createViewerResolver(deps: {
   idTokens: IdTokens;
   publicUrl: string | undefined;
   sessions: SessionCache;
+  activity: SessionActivity;
 }) {
   const findSession = (tokenHash: string) =>
-    deps.sessions.find(tokenHash, () => findLiveSession(deps.db, tokenHash, nowIso()));
+    deps.sessions.find(tokenHash, async () => {
+      const now = nowIso();
+      const session = await findLiveSession(deps.db, tokenHash, now);
+      if (session) deps.activity.seen(session, now);
+      return session;
+    });
 
   async function resolve(
     headers: IncomingHttpHeaders,
@@ -113,16 +120,12 @@ function viewerOfSession(
 }
 
 /** The auth user a client may see, from a session row or a viewer (never the session hash). */
-export function userOf(session: {
-  uid: string;
-  email: string;
-  displayName: string;
-  photoURL: string;
-}): AuthUser {
+export function userOf(session: AuthUser): AuthUser {
   return {
     uid: session.uid,
     email: session.email,
     displayName: session.displayName,
     photoURL: session.photoURL,
+    role: session.role,
   };
 }

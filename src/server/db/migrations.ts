@@ -233,6 +233,62 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0011_team_accounts': {
+      async up(db: Kysely<unknown>) {
+        // docs/decisions/018-team-roles.md: roles, account status, activity, invitations, reset links.
+        await db.schema
+          .alterTable('users')
+          .addColumn('role', 'text', (column) => column.notNull().defaultTo('member'))
+          .execute();
+        await db.schema
+          .alterTable('users')
+          .addColumn('status', 'text', (column) => column.notNull().defaultTo('active'))
+          .execute();
+        await db.schema.alterTable('users').addColumn('last_active_at', 'text').execute();
+        // An existing install's first account becomes its owner, as a fresh install's first signup does.
+        const first = await sql<{ id: string }>`select id from users order by created_at, id limit 1`.execute(
+          db,
+        );
+        const owner = first.rows[0];
+        if (owner) {
+          await sql`update users set role = 'admin' where id = ${owner.id}`.execute(db);
+          await sql`insert into settings (key, value) values ('owner', ${owner.id})`.execute(db);
+        }
+        await db.schema.createIndex('users_role_status').on('users').columns(['role', 'status']).execute();
+
+        await db.schema
+          .alterTable('sessions')
+          .addColumn('user_agent', 'text', (column) => column.notNull().defaultTo(''))
+          .execute();
+        await db.schema.alterTable('sessions').addColumn('last_seen_at', 'text').execute();
+
+        await db.schema
+          .createTable('invitations')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('token_hash', 'text', (column) => column.notNull().unique())
+          .addColumn('email', 'text')
+          .addColumn('max_uses', 'integer', (column) => column.notNull())
+          .addColumn('uses', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('expires_at', 'text', (column) => column.notNull())
+          .addColumn('revoked_at', 'text')
+          .addColumn('created_by', 'text', (column) => column.notNull().references('users.id'))
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema.createIndex('invitations_created').on('invitations').column('created_at').execute();
+
+        await db.schema
+          .createTable('password_resets')
+          .addColumn('token_hash', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('expires_at', 'text', (column) => column.notNull())
+          .addColumn('used_at', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
+      },
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Role } from '../../common';
 
 /**
  * Table types for Kysely. Timestamps are ISO 8601 UTC strings with milliseconds in both dialects, so
@@ -15,9 +16,17 @@ export interface UsersTable {
   search_name: string;
   photo_url: string;
   online: number;
+  /** 'admin' or 'member' (docs/decisions/018-team-roles.md). */
+  role: Role;
+  /** 'active'; 'deactivated' (cannot sign in, an admin may reactivate); 'deleted' (kept for what they wrote). */
+  status: AccountStatus;
+  /** The last time one of their sessions was used, written at most every SESSION_TOUCH_INTERVAL_MS. */
+  last_active_at: string | null;
   created_at: string;
   updated_at: string;
 }
+
+export type AccountStatus = 'active' | 'deactivated' | 'deleted';
 
 interface SessionsTable {
   /** sha256 of the session token; the token itself is never stored. */
@@ -25,6 +34,33 @@ interface SessionsTable {
   user_id: string;
   created_at: string;
   expires_at: string;
+  /** The User-Agent of the request that signed in ('' when none): the settings screen names the device. */
+  user_agent: string;
+  /** When the session was last used, written at most every SESSION_TOUCH_INTERVAL_MS; null before that. */
+  last_seen_at: string | null;
+}
+
+interface InvitationsTable {
+  id: string;
+  /** sha256 of the link's token; the token is shown once, to the admin who made it. */
+  token_hash: string;
+  /** Only this address may sign up with it (compared without case); null for anyone. */
+  email: string | null;
+  max_uses: number;
+  uses: number;
+  expires_at: string;
+  revoked_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+interface PasswordResetsTable {
+  /** sha256 of the link's token. */
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 interface SettingsTable {
@@ -99,6 +135,8 @@ export interface Database {
   live_presence: LivePresenceTable;
   users: UsersTable;
   sessions: SessionsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   settings: SettingsTable;
   storage_objects: StorageObjectsTable;
   storage_uploads: StorageUploadsTable;

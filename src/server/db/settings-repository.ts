@@ -19,3 +19,16 @@ export async function getOrCreateSecretKey(db: Kysely<Database>, key: string): P
     .executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'base64url');
 }
+
+export async function findSetting(db: Kysely<Database>, key: string): Promise<string | null> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function putSetting(db: Kysely<Database>, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -3,7 +3,7 @@ import { ErrorBodySchema, errorStatus, type ErrorCode } from '../../common';
 
 export const API_VERSION = '1.0.0';
 
-type DocumentedMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type DocumentedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** How a route is authenticated, as the OpenAPI document states it. */
 type RouteAuth = 'none' | 'session' | 'session-or-token' | 'storage';

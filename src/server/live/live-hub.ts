@@ -307,7 +307,11 @@ export class LiveHub {
       for (const group of this.groups.values()) {
         await this.yieldWhenSliceUsed();
         const { target } = group;
-        if (dirty.has(group) || target.collection !== change.collection) continue;
+        if (dirty.has(group)) continue;
+        if (target.collection !== change.collection) {
+          if (showsUserOf(change, group)) dirty.add(group);
+          continue;
+        }
         if (target.kind === 'doc') {
           if (target.id === change.id) dirty.add(group);
           continue;
@@ -465,4 +469,16 @@ export class LiveHub {
     }
     socket.send(text, TEXT_FRAME);
   }
+}
+
+/**
+ * Projects and comments show their people's names and pictures (joined when read), so a profile change
+ * (not a presence flag) re-reads every project or comment result that names the user.
+ */
+function showsUserOf(change: Change, group: Group): boolean {
+  if (change.collection !== 'users' || change.scope !== undefined) return false;
+  if (group.target.collection !== 'projects' && group.target.collection !== 'comments') return false;
+  const quotedId = JSON.stringify(change.id);
+  for (const json of group.state.json.values()) if (json.includes(quotedId)) return true;
+  return false;
 }

@@ -7,6 +7,7 @@ const viewer = (overrides: Partial<Viewer> = {}): Viewer => ({
   email: 'u1@example.com',
   displayName: 'User One',
   photoURL: 'https://example.com/u1.png',
+  role: 'member',
   sessionHash: 'session-1',
   viaToken: false,
   sessionExpiresAt: 1,

@@ -13,7 +13,7 @@ import type { ChangeBus } from '../live/change-bus';
 import { forbidden, invalidArgument, notFound } from '../shared/app-error';
 import { newId } from '../shared/ids';
 import { nowIso } from '../shared/time';
-import { listUserRefs } from '../users/users-repository';
+import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import {
   deleteProjectOf,
@@ -97,7 +97,7 @@ export class ProjectsService {
     const id = newId();
     const createdAt = nowIso();
     const assignees = await db.transaction().execute(async (trx) => {
-      const known = await listUserRefs(trx, input.assignedUserIds);
+      const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
       }

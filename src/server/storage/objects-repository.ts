@@ -76,6 +76,22 @@ export async function deleteObjectRow(
   return deleted?.blob_key;
 }
 
+/** Deletes the user's objects whose names start with `prefix`, but `keepName`; returns their blob keys. */
+export async function deleteOwnedObjectRowsUnder(
+  db: Kysely<Database>,
+  object: { bucket: string; ownerUid: string; prefix: string; keepName: string | null },
+): Promise<string[]> {
+  let query = db
+    .deleteFrom('storage_objects')
+    .where('bucket', '=', object.bucket)
+    .where('owner_uid', '=', object.ownerUid)
+    .where('name', '>=', object.prefix)
+    .where('name', '<', `${object.prefix}\uffff`);
+  if (object.keepName !== null) query = query.where('name', '!=', object.keepName);
+  const rows = await query.returning('blob_key').execute();
+  return rows.map((row) => row.blob_key);
+}
+
 /**
  * Bytes a user holds, in one round trip: the sizes of every object they own (in every bucket), and the
  * declared sizes of their active resumable sessions started since `sessionsSince`, except

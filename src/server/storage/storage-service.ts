@@ -16,6 +16,7 @@ import { fieldsOf, metadataColumns, newObjectRow, toObjectResource } from './obj
 import {
   bytesHeldBy,
   deleteObjectRow,
+  deleteOwnedObjectRowsUnder,
   findObject,
   listNamesFrom,
   lockOwner,
@@ -82,6 +83,20 @@ export class StorageService {
     row.owner_uid = object.ownerUid;
     const replacedBlobKey = await upsertObject(db, row);
     return { row, replacedBlobKey };
+  }
+
+  /**
+   * Removes a user's profile thumbnails but `keepName` (all when null), rows then bytes: after a new
+   * avatar is in place, or when the account is deleted. Best effort for the bytes, like `discard`.
+   */
+  async deleteThumbnails(ownerUid: string, keepName: string | null): Promise<void> {
+    const blobKeys = await deleteOwnedObjectRowsUnder(this.deps.db, {
+      bucket: this.deps.bucket,
+      ownerUid,
+      prefix: `thumbnails/${ownerUid}/`,
+      keepName,
+    });
+    for (const key of blobKeys) await this.discard(key);
   }
 
   find(bucket: string, name: string): Promise<ObjectRow | null> {

@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely';
+import {
+  DELETED_USER_NAME,
+  messages,
+  type AccountSession,
+  type AuthUser,
+  type ChangePasswordInput,
+} from '../../common';
+import type { AuthService } from '../auth/auth-service';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
+import type { Viewer } from '../auth/viewer';
+import type { Database } from '../db/schema';
+import type { ChangeBus } from '../live/change-bus';
+import { AppError, notFound } from '../shared/app-error';
+import { nowIso } from '../shared/time';
+import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
+import {
+  countActiveAdmins,
+  eraseUser,
+  findUserById,
+  lockAdminChanges,
+  updatePasswordHash,
+  updateUserProfile,
+} from '../users/users-repository';
+import { describeDevice, publicSessionId } from './session-devices';
+
+export interface ProfileChange {
+  displayName?: string | undefined;
+  thumbnail?: ThumbnailUpload | undefined;
+}
+
+/** The signed-in user's own account (docs/api.md "Account"): profile, password, sessions, deletion. */
+export class AccountService {
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      changes: ChangeBus;
+      auth: AuthService;
+      thumbnails: ProfileThumbnails;
+    },
+  ) {}
+
+  /**
+   * A new name and/or avatar. The new picture is stored under a fresh name and recorded in the same
+   * transaction as the profile, so the old URL works until the new one is in place; then the old goes.
+   */
+  async updateProfile(viewer: Viewer, change: ProfileChange): Promise<AuthUser> {
+    const { db, thumbnails } = this.deps;
+    let staged: StagedThumbnail | undefined;
+    try {
+      if (change.thumbnail) staged = await thumbnails.stage(viewer.uid, change.thumbnail, true);
+      const stagedThumbnail = staged;
+      await db.transaction().execute(async (trx) => {
+        const photoURL = stagedThumbnail
+          ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
+          : undefined;
+        await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
+      });
+    } catch (error) {
+      await thumbnails.discard(staged);
+      throw error;
+    }
+    await this.deps.changes.publish([{ collection: 'users', id: viewer.uid }]);
+    if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
+    return this.authUser(viewer.uid);
+  }
+
+  /** Needs the current password; every other session of the account ends (this one stays signed in). */
+  async changePassword(viewer: Viewer, input: Required<ChangePasswordInput>): Promise<void> {
+    await this.requirePassword(
+      viewer,
+      input.currentPassword,
+      messages.currentPasswordWrong,
+      'currentPassword',
+    );
+    const passwordHash = await hashPassword(input.newPassword);
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
+      await updatePasswordHash(trx, viewer.uid, passwordHash, nowIso());
+      return deleteUserSessions(trx, viewer.uid, viewer.sessionHash);
+    });
+    await this.deps.auth.sessionsEnded(ended);
+  }
+
+  async listSessions(viewer: Viewer): Promise<AccountSession[]> {
+    const rows = await listUserSessions(this.deps.db, viewer.uid, nowIso());
+    return rows.map((row) => ({
+      id: publicSessionId(row.tokenHash),
+      device: describeDevice(row.userAgent),
+      createdAt: row.createdAt,
+      lastSeenAt: row.lastSeenAt ?? row.createdAt,
+      current: row.tokenHash === viewer.sessionHash,
+    }));
+  }
+
+  /** Ends one of the user's sessions by its public id (404 when it has already ended). */
+  async signOutSession(viewer: Viewer, sessionId: string): Promise<void> {
+    const rows = await listUserSessions(this.deps.db, viewer.uid, nowIso());
+    const session = rows.find((row) => publicSessionId(row.tokenHash) === sessionId);
+    if (!session) throw notFound(messages.sessionNotFound);
+    if (session.tokenHash === viewer.sessionHash) {
+      await this.deps.auth.logOut(viewer);
+      return;
+    }
+    await deleteSession(this.deps.db, session.tokenHash);
+    await this.deps.auth.sessionsEnded([session.tokenHash]);
+  }
+
+  async signOutOtherSessions(viewer: Viewer): Promise<void> {
+    const ended = await deleteUserSessions(this.deps.db, viewer.uid, viewer.sessionHash);
+    await this.deps.auth.sessionsEnded(ended);
+  }
+
+  /**
+   * Deletes the account, confirmed by its password. What the user wrote stays, shown under
+   * DELETED_USER_NAME; the email can sign up again. The last admin cannot leave the team without one.
+   */
+  async deleteAccount(viewer: Viewer, password: string): Promise<void> {
+    await this.requirePassword(viewer, password, messages.passwordWrong, 'password');
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
+      await lockAdminChanges(trx);
+      const user = await findUserById(trx, viewer.uid);
+      if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
+        throw new AppError('conflict', messages.lastAdmin);
+      }
+      await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, nowIso());
+      return deleteUserSessions(trx, viewer.uid);
+    });
+    await this.deps.auth.sessionsEnded(ended);
+    await this.deps.changes.publish([{ collection: 'users', id: viewer.uid }]);
+    await this.deps.thumbnails.removeAllBut(viewer.uid, null);
+  }
+
+  private async requirePassword(viewer: Viewer, password: string, message: string, field: string) {
+    const user = await findUserById(this.deps.db, viewer.uid);
+    if (!user || !(await verifyPassword(password, user.password_hash))) {
+      throw new AppError('forbidden', message, { [field]: message });
+    }
+  }
+
+  private async authUser(uid: string): Promise<AuthUser> {
+    const user = await findUserById(this.deps.db, uid);
+    if (!user) throw notFound();
+    return {
+      uid: user.id,
+      email: user.email,
+      displayName: user.display_name,
+      photoURL: user.photo_url,
+      role: user.role,
+    };
+  }
+}
