@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { SignupFieldsSchema, type AuthUser, type FieldErrors } from '../../../common';
+import { DisplayNameSchema, type AuthUser, type FieldErrors } from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
@@ -23,7 +23,7 @@ interface ProfileData {
 /** The signup rules: the same display name check, and a new avatar (optional here) like the thumbnail. */
 async function checkProfile(values: ProfileValues): Promise<Checked<ProfileData>> {
   const fields: FieldErrors = {};
-  const name = SignupFieldsSchema.shape.displayName.safeParse(values.displayName);
+  const name = DisplayNameSchema.safeParse(values.displayName);
   if (!name.success) fields.displayName = name.error.issues[0]?.message ?? '';
   const thumbnailProblem = values.thumbnail ? await checkThumbnailFile(values.thumbnail) : null;
   if (thumbnailProblem) fields.thumbnail = thumbnailProblem;
