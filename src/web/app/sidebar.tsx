@@ -17,8 +17,10 @@ export function Sidebar({ user }: { user: AuthUser }) {
             decorative
             size={72}
           />
-          <span className="sidebar-greeting">{`Hey ${user.displayName}`}</span>
-          <span className="sidebar-settings-hint">Account settings</span>
+          <span className="sidebar-user-text">
+            <span className="sidebar-greeting">{`Hey ${user.displayName}`}</span>
+            <span className="sidebar-settings-hint">Account settings</span>
+          </span>
         </Link>
         <nav className="sidebar-nav" aria-label="Main">
           <ul>
