@@ -18,7 +18,8 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
   const active = member.status === 'active';
   return (
     <tr className={active ? undefined : 'member-deactivated'}>
-      <th scope="row">
+      {/* Focusable from script only: 'Show more' moves focus to the first added member. */}
+      <th scope="row" tabIndex={-1}>
         <span className="member-name">
           <Avatar src={member.photoURL} name={member.displayName} decorative size={36} />
           <span>

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { messages, type Member, type PasswordResetLink } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
@@ -37,6 +37,23 @@ export function MembersPage() {
   const [status, setStatus] = useState<string | null>(null);
   const [resetLink, setResetLink] = useState<{ member: Member; link: PasswordResetLink } | null>(null);
   const resetRef = useRef<HTMLDivElement>(null);
+  const tbodyRef = useRef<HTMLTableSectionElement>(null);
+  // After 'Show more', focus moves to the first member that was added (the button may be gone by then).
+  const focusFromRef = useRef<number | null>(null);
+
+  useEffect(() => {
+    const from = focusFromRef.current;
+    if (from === null || loadingMore || !members) return;
+    focusFromRef.current = null;
+    const names = tbodyRef.current?.querySelectorAll<HTMLElement>('th[scope="row"]');
+    if (names && names.length > from) names[from]?.focus();
+  }, [members, loadingMore]);
+
+  const loadMore = () => {
+    if (loadingMore || !members) return;
+    focusFromRef.current = members.length;
+    showMore();
+  };
 
   const act = async (member: Member, action: MemberAction) => {
     if (pending) return;
@@ -116,7 +133,7 @@ export function MembersPage() {
                 <th scope="col">Actions</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody ref={tbodyRef}>
               {members.map((member) => (
                 <MemberRow
                   key={member.id}
@@ -132,7 +149,7 @@ export function MembersPage() {
       )}
       {hasMore && (
         <div className="admin-more">
-          <button className="btn" type="button" onClick={showMore} aria-disabled={loadingMore || undefined}>
+          <button className="btn" type="button" onClick={loadMore} aria-disabled={loadingMore || undefined}>
             {loadingMore ? messages.loading : 'Show more'}
           </button>
         </div>
