@@ -111,7 +111,7 @@ export function SignupPolicyForm() {
           <Field
             as="textarea"
             id={FIELDS.domains}
-            label="Email domains, one per line (e.g. example.com), for 'These email domains':"
+            label="Email domains, one per line (e.g. example.com):"
             className="policy-domains"
             rows={4}
             {...form.textField('domains', domains, (value) => {
