@@ -117,7 +117,7 @@ export default tseslint.config(
       [
         '**/web/**',
         '**/sdk/**',
-        ...['auth', 'users', 'projects', 'presence', 'live', 'storage', 'rate-limits', 'http'].map(
+        ...['auth', 'users', 'projects', 'presence', 'live', 'storage', 'rate-limits', 'http', 'team', 'account'].map(
           (feature) => `../${feature}/*`,
         ),
       ],

@@ -42,6 +42,54 @@ const USER_TARGETS: Record<'panel' | 'search', LiveTarget> = {
   search: userSearchQuery('garcia'),
 };
 
+/** What the admin members screen asks for: its first page, a search, and a page in the middle of the list. */
+const MEMBER_PAGES = ['first', 'search', 'middle'] as const;
+
+async function timedGet(url: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  const response = await httpRequest(url, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`GET ${url} → ${response.status}`);
+  return performance.now() - started;
+}
+
+/** The cursor of the page that starts halfway down the members list (walked in pages, untimed). */
+async function middleCursor(baseUrl: string, cookie: string, size: number): Promise<string> {
+  const pageSize = Math.max(1, Math.min(100, Math.floor(size / 4)));
+  let after: string | null = null;
+  for (let seen = 0; seen < size / 2;) {
+    const query: string = after ? `&after=${encodeURIComponent(after)}` : '';
+    const response = await httpRequest(`${baseUrl}/api/admin/members?limit=${pageSize}${query}`, {
+      headers: { cookie },
+    });
+    const page = JSON.parse(response.body.toString()) as { members: unknown[]; nextCursor: string | null };
+    seen += page.members.length;
+    after = page.nextCursor;
+    if (!after) break;
+  }
+  if (!after) throw new Error('the members list ended before its middle');
+  return after;
+}
+
+async function memberPageTimes(
+  baseUrl: string,
+  session: Session,
+  size: number,
+): Promise<Map<string, number[]>> {
+  const urls: Record<(typeof MEMBER_PAGES)[number], string> = {
+    first: `${baseUrl}/api/admin/members?limit=50`,
+    search: `${baseUrl}/api/admin/members?limit=50&search=garcia`,
+    middle: `${baseUrl}/api/admin/members?limit=50&after=${encodeURIComponent(await middleCursor(baseUrl, session.cookie, size))}`,
+  };
+  const times = new Map<string, number[]>();
+  for (const page of MEMBER_PAGES) {
+    for (let rep = 0; rep < WARM_UP; rep += 1) await timedGet(urls[page], session.cookie);
+    const samples: number[] = [];
+    for (let rep = 0; rep < REPS; rep += 1) samples.push(await timedGet(urls[page], session.cookie));
+    times.set(`members.${page}.${size}`, samples);
+  }
+  return times;
+}
+
 /** The users panel (and the "Assign to" search) as the team grows: one data dir, growing user counts. */
 async function usersCurve(
   context: Parameters<Benchmark['run']>[0],
@@ -68,9 +116,14 @@ async function usersCurve(
         for (let rep = 0; rep < REPS; rep += 1) samples.push(await firstResult(server.url, session, target));
         times.set(`${key}.${size}`, samples);
       }
+      // seed.user0 signed up first, so it is the install's owner (an admin).
+      for (const [key, samples] of await memberPageTimes(server.url, session, size)) times.set(key, samples);
       context.log(
         `${size} users: panel ${fmt(median(times.get(`panel.${size}`) ?? []))} ms, ` +
-          `search ${fmt(median(times.get(`search.${size}`) ?? []))} ms`,
+          `search ${fmt(median(times.get(`search.${size}`) ?? []))} ms, members pages ` +
+          MEMBER_PAGES.map(
+            (page) => `${page} ${fmt(median(times.get(`members.${page}.${size}`) ?? []))} ms`,
+          ).join(', '),
       );
     } finally {
       await server.stop();
@@ -191,6 +244,27 @@ export const scale: Benchmark = {
         );
       }
     }
+    for (const size of userSizes) {
+      const pages = MEMBER_PAGES.map((page) => users.times.get(`members.${page}.${size}`) ?? []);
+      figures.push(
+        figure(
+          `scale.members.worst.${size}`,
+          `members screen, slowest of first page / search / middle page (median each) @ ${size.toLocaleString('en-US')} users`,
+          'ms',
+          (pages[0] ?? []).map((_, rep) => Math.max(...pages.map((samples) => samples[rep] ?? NaN))),
+        ),
+      );
+      for (const [index, page] of MEMBER_PAGES.entries()) {
+        figures.push(
+          figure(
+            `scale.members.${page}.${size}`,
+            `GET /api/admin/members, ${page} page @ ${size.toLocaleString('en-US')} users`,
+            'ms',
+            pages[index] ?? [],
+          ),
+        );
+      }
+    }
     figures.push(
       ...userSizes.map((size, index) =>
         figure(
@@ -229,6 +303,10 @@ export const scale: Benchmark = {
           `At each size, the same socket-to-snapshot time for the panel’s first page (${USERS_PAGE_SIZE} users by ` +
           `name, limit ${USERS_PAGE_SIZE + 1}) and for an “Assign to” search (names containing “garcia”, accents ` +
           `ignored, limit ${USER_SEARCH_LIMIT}), ${REPS} samples each after ${WARM_UP} warm-ups.`,
+        'Members screen (admins): `GET /api/admin/members?limit=50` over HTTP with the owner’s cookie — the first ' +
+          'page, a search (“garcia”, in names or emails) and the page that starts halfway down the list (its ' +
+          `cursor found by walking pages of 200, untimed); ${REPS} samples each after ${WARM_UP} warm-ups. The ` +
+          'budget line takes, per sample, the slowest of the three.',
       ],
       figures,
     };

@@ -98,6 +98,21 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'scale-members',
+    what: 'Members screen at 10,000 members: first page, search, page in the middle',
+    target: 'each ≤ 50 ms',
+    figures: [
+      'scale.members.worst.10000',
+      'scale.members.first.10000',
+      'scale.members.search.10000',
+      'scale.members.middle.10000',
+    ],
+    measured: ([worst, first, search, middle]) =>
+      `slowest ${fmt(worst)} ms (first ${fmt(first)} ms, search ${fmt(search)} ms, middle ${fmt(middle)} ms)`,
+    met: ([worst]) => (worst ?? Infinity) <= 50,
+    peer: '—',
+  },
+  {
     id: 'web-js',
     what: 'First-visit JavaScript (gzip)',
     target: '≤ 100 kB',

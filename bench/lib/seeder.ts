@@ -128,45 +128,46 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
     const viewers: Viewer[] = new Array<Viewer>(options.users);
     const users: SeededUser[] = new Array<SeededUser>(options.users);
     let created = 0;
-    await pMap(
-      new Array(options.users).keys(),
-      async (index) => {
-        const email = `${emailPrefix}${index}@example.com`;
-        const displayName = displayNameFor(index);
-        const existing = await findUserByEmailKey(db, email.toLowerCase());
-        if (existing) {
-          viewers[index] = viewerOf(
-            {
-              uid: existing.id,
-              email,
-              displayName: existing.display_name,
-              photoURL: existing.photo_url,
-              role: existing.role,
-            },
-            '',
-          );
-          users[index] = {
+    const signUpSeedUser = async (index: number) => {
+      const email = `${emailPrefix}${index}@example.com`;
+      const displayName = displayNameFor(index);
+      const existing = await findUserByEmailKey(db, email.toLowerCase());
+      if (existing) {
+        viewers[index] = viewerOf(
+          {
             uid: existing.id,
             email,
-            password,
             displayName: existing.display_name,
-            sessionToken: '',
-          };
-          return;
-        }
-        const signedIn = await auth.signUp({
-          fields: { email, password, displayName },
-          thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png' },
-          invitation: undefined,
-          userAgent: 'dojo-seeder',
-        });
-        const { uid } = signedIn.user;
-        viewers[index] = viewerOf(signedIn.user, hashSessionToken(signedIn.sessionToken));
-        users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
-        created += 1;
-      },
-      { concurrency: Math.min(concurrency, 4) },
-    );
+            photoURL: existing.photo_url,
+            role: existing.role,
+          },
+          '',
+        );
+        users[index] = {
+          uid: existing.id,
+          email,
+          password,
+          displayName: existing.display_name,
+          sessionToken: '',
+        };
+        return;
+      }
+      const signedIn = await auth.signUp({
+        fields: { email, password, displayName },
+        thumbnail: { bytes: avatarPng(index), fileName: 'avatar.png' },
+        invitation: undefined,
+        userAgent: 'dojo-seeder',
+      });
+      const { uid } = signedIn.user;
+      viewers[index] = viewerOf(signedIn.user, hashSessionToken(signedIn.sessionToken));
+      users[index] = { uid, email, password, displayName, sessionToken: signedIn.sessionToken };
+      created += 1;
+    };
+    // The first seeded user signs up alone, so it is the install's owner (its first admin); then the rest.
+    if (options.users > 0) await signUpSeedUser(0);
+    await pMap([...new Array(options.users).keys()].slice(1), signUpSeedUser, {
+      concurrency: Math.min(concurrency, 4),
+    });
     const usersMs = nowMs() - started;
     log(`users: ${created} signed up, ${options.users - created} reused (${Math.round(usersMs)} ms)`);
     if (options.users === 0 && (options.projects > 0 || options.comments > 0)) {

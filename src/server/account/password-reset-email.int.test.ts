@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { messages, PASSWORD_RESET_EMAILS_PER_HOUR } from '../../common';
+import { DojoError } from '../../sdk';
+import { newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { uniqueEmail } from '../../../test/support/fixtures';
+import { SmtpInbox } from '../../../test/support/smtp-inbox';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+
+let inbox: SmtpInbox;
+let server: TestServer;
+let user: SignedInClient;
+
+beforeAll(async () => {
+  inbox = await SmtpInbox.start();
+  server = await startTestServer({
+    configOverrides: { smtpUrl: inbox.url, smtpFrom: 'Dojo <dojo@team.test>' },
+  });
+  user = await signUpClient(server.url, 'Forgetful');
+});
+afterAll(async () => {
+  user?.client.close();
+  await server?.stop();
+  await inbox?.stop();
+});
+
+it("'Forgot password?' emails a one-time link through the SMTP server, and answers the same for unknown addresses", async () => {
+  const anonymous = newClient(server.url);
+  expect((await anonymous.access.options()).passwordResetByEmail).toBe(true);
+
+  const unknownAddress = uniqueEmail('nobody');
+  expect(await anonymous.access.requestPasswordReset(unknownAddress)).toBe(messages.resetEmailSent);
+  expect(await anonymous.access.requestPasswordReset(user.email.toUpperCase())).toBe(messages.resetEmailSent);
+
+  const mail = await inbox.messageTo(user.email);
+  expect(mail.from?.text).toContain('dojo@team.test');
+  expect(mail.subject).toBe('Set a new password for The Dojo');
+  const link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? '')?.[0];
+  expect(link, mail.text).toBeDefined();
+  // Only the address with an account got mail.
+  expect(inbox.messages.flatMap((message) => [message.to ?? []].flat().map((to) => to.text))).toEqual([
+    user.email,
+  ]);
+
+  const token = new URL(link ?? '').searchParams.get('token') ?? '';
+  await anonymous.access.resetPassword({ token, password: 'a fresh new secret' });
+  const signedIn = await newClient(server.url).auth.logIn({
+    email: user.email,
+    password: 'a fresh new secret',
+  });
+  expect(signedIn.uid).toBe(user.user.uid);
+});
+
+it('limits reset emails per address', async () => {
+  const anonymous = newClient(server.url);
+  const address = uniqueEmail('flooded');
+  for (let sent = 0; sent < PASSWORD_RESET_EMAILS_PER_HOUR; sent += 1) {
+    await anonymous.access.requestPasswordReset(address);
+  }
+  try {
+    await anonymous.access.requestPasswordReset(address);
+    expect.unreachable('the request over the limit should fail');
+  } catch (error) {
+    expect(error).toBeInstanceOf(DojoError);
+    expect([(error as DojoError).status, (error as DojoError).message]).toEqual([
+      429,
+      messages.tooManyResetEmails,
+    ]);
+  }
+});
