@@ -15,7 +15,7 @@ export type SignupPolicyMode = (typeof SIGNUP_POLICY_MODES)[number];
 /** A domain as people type it after the '@': lower-cased labels, at least one dot. */
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export const normalizeDomain = (domain: string): string => domain.trim().toLowerCase().replace(/^@/, '');
+const normalizeDomain = (domain: string): string => domain.trim().toLowerCase().replace(/^@/, '');
 
 export const SignupPolicySchema = z
   .object({
@@ -58,11 +58,10 @@ export type AuthOptions = z.infer<typeof AuthOptionsSchema>;
 
 export const ChangeRoleSchema = z.object({ role: z.enum(ROLES, { error: messages.roleInvalid }) });
 
-export const MEMBER_STATUSES = ['active', 'deactivated'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+const MEMBER_STATUSES = ['active', 'deactivated'] as const;
 
 /** One account as the members page shows it. */
-export const MemberSchema = z.object({
+const MemberSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   photoURL: z.string(),
@@ -118,10 +117,10 @@ export const CreateInvitationSchema = z.object({
 });
 export type CreateInvitationInput = z.input<typeof CreateInvitationSchema>;
 
-export const INVITATION_STATUSES = ['open', 'used', 'expired', 'revoked'] as const;
+const INVITATION_STATUSES = ['open', 'used', 'expired', 'revoked'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-export const InvitationSchema = z.object({
+const InvitationSchema = z.object({
   id: z.string(),
   email: z.nullable(z.string()),
   maxUses: z.number(),
@@ -175,7 +174,7 @@ export const PasswordResetSchema = z.object({
 export type PasswordResetInput = z.input<typeof PasswordResetSchema>;
 
 /** One signed-in browser or client of the account, as the settings screen lists it. */
-export const AccountSessionSchema = z.object({
+const AccountSessionSchema = z.object({
   id: z.string(),
   /** e.g. 'Chrome 131 on Linux', from the browser's User-Agent; 'Unknown device' when it sent none. */
   device: z.string(),

@@ -96,5 +96,4 @@ function parseSignupForm({ fields, thumbnail }: ProfileForm): Omit<SignupInput, 
 }
 
 /** The User-Agent a session is listed under, cut to a sane length. */
-export const userAgentOf = (request: FastifyRequest): string =>
-  (request.headers['user-agent'] ?? '').slice(0, 512);
+const userAgentOf = (request: FastifyRequest): string => (request.headers['user-agent'] ?? '').slice(0, 512);

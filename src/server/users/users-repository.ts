@@ -4,7 +4,7 @@ import type { AccountStatus, Database, UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
 
-export const toUserProfile = (
+const toUserProfile = (
   row: Pick<UserRow, 'id' | 'display_name' | 'photo_url' | 'online' | 'role'>,
 ): UserProfile => ({
   id: row.id,
