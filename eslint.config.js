@@ -117,9 +117,18 @@ export default tseslint.config(
       [
         '**/web/**',
         '**/sdk/**',
-        ...['auth', 'users', 'projects', 'presence', 'live', 'storage', 'rate-limits', 'http', 'team', 'account'].map(
-          (feature) => `../${feature}/*`,
-        ),
+        ...[
+          'auth',
+          'users',
+          'projects',
+          'presence',
+          'live',
+          'storage',
+          'rate-limits',
+          'http',
+          'team',
+          'account',
+        ].map((feature) => `../${feature}/*`),
       ],
       'src/server/shared is used by every feature and imports none (only common and libraries).',
     ),
