@@ -1,5 +1,4 @@
 import { expectNoAxeViolations } from './support/axe';
-import type { Page } from '@playwright/test';
 import { expect, newSignedInContext, test } from './support/fixtures';
 import { allUsersHeading, onlineDot, userRow } from './support/ui';
 

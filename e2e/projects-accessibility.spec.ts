@@ -1,5 +1,4 @@
 import { expectNoAxeViolations } from './support/axe';
-import type { Page } from '@playwright/test';
 import { expect, newSignedInContext, newUser, test } from './support/fixtures';
 import {
   addCommentViaApi,
