@@ -7,6 +7,8 @@ export const CLIENT_ROUTES = {
   dashboard: '/',
   createProject: '/create',
   project: '/projects/:id',
+  editProject: '/projects/:id/edit',
+  completed: '/completed',
   login: '/login',
   signup: '/signup',
   settings: '/settings',
@@ -21,6 +23,11 @@ export type ClientRoute = keyof typeof CLIENT_ROUTES;
 /** The address of a project's page. */
 export function projectPath(id: string): string {
   return CLIENT_ROUTES.project.replace(':id', encodeURIComponent(id));
+}
+
+/** The address of a project's edit page. */
+export function editProjectPath(id: string): string {
+  return CLIENT_ROUTES.editProject.replace(':id', encodeURIComponent(id));
 }
 
 // A `:param` stands for exactly one non-empty path segment; nothing else in the paths is special.

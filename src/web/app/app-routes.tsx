@@ -56,6 +56,14 @@ const screens = {
   project: lazyScreen(() =>
     import('../features/projects/project-page').then((module) => ({ Screen: module.ProjectPage })),
   ),
+  editProject: lazyScreen(() =>
+    import('../features/projects/edit-project-page').then((module) => ({ Screen: module.EditProjectPage })),
+  ),
+  completed: lazyScreen(() =>
+    import('../features/projects/completed-projects-page').then((module) => ({
+      Screen: module.CompletedProjectsPage,
+    })),
+  ),
   login: lazyScreen(() =>
     import('../features/auth/login-page').then((module) => ({ Screen: module.LoginPage })),
   ),
@@ -116,6 +124,8 @@ export function AppRoutes() {
     dashboard,
     createProject,
     project,
+    editProject,
+    completed,
     login,
     signup,
     forgotPassword,
@@ -150,6 +160,22 @@ export function AppRoutes() {
         element={
           <RequireUser>
             <project.Component />
+          </RequireUser>
+        }
+      />
+      <Route
+        path={paths.editProject}
+        element={
+          <RequireUser>
+            <editProject.Component />
+          </RequireUser>
+        }
+      />
+      <Route
+        path={paths.completed}
+        element={
+          <RequireUser>
+            <completed.Component />
           </RequireUser>
         }
       />

@@ -1,7 +1,7 @@
 import { Link, NavLink } from 'react-router';
 import { CLIENT_ROUTES, type AuthUser } from '../../common';
 import { Avatar } from '../components/avatar';
-import { DashboardIcon, MailIcon, PlusIcon, UsersIcon } from '../components/icons';
+import { CheckIcon, DashboardIcon, MailIcon, PlusIcon, UsersIcon } from '../components/icons';
 import './sidebar.css';
 
 export function Sidebar({ user }: { user: AuthUser }) {
@@ -34,6 +34,12 @@ export function Sidebar({ user }: { user: AuthUser }) {
               <NavLink to={CLIENT_ROUTES.createProject}>
                 <PlusIcon className="sidebar-icon" />
                 <span>New Project</span>
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={CLIENT_ROUTES.completed}>
+                <CheckIcon className="sidebar-icon" />
+                <span>Completed</span>
               </NavLink>
             </li>
             {user.role === 'admin' && (

@@ -1,5 +1,5 @@
 import { useNavigate, useParams } from 'react-router';
-import { CLIENT_ROUTES, messages, type Project } from '../../../common';
+import { CLIENT_ROUTES, editProjectPath, messages, type Project } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
@@ -38,6 +38,7 @@ export function ProjectPage() {
 
   if (project) {
     const isCreator = user !== null && project.createdBy.id === user.uid;
+    const canEdit = isCreator || user?.role === 'admin';
     const handleComplete = async () => {
       if (completion.isPending) return;
       if (await completion.complete(project)) await navigate(CLIENT_ROUTES.dashboard);
@@ -47,6 +48,7 @@ export function ProjectPage() {
         <ProjectSummary
           project={project}
           onComplete={isCreator ? () => void handleComplete() : undefined}
+          editPath={canEdit ? editProjectPath(project.id) : undefined}
           isCompleting={completion.isPending}
           completeError={completion.error}
         />

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
 
@@ -5,11 +6,19 @@ export interface ProjectSummaryProps {
   project: Project;
   /** Shown only to the project's creator (docs/product-spec.md#6-permissions). */
   onComplete?: (() => void) | undefined;
+  /** The edit page's address; shown to the creator and to admins. */
+  editPath?: string | undefined;
   isCompleting: boolean;
   completeError: string | null;
 }
 
-export function ProjectSummary({ project, onComplete, isCompleting, completeError }: ProjectSummaryProps) {
+export function ProjectSummary({
+  project,
+  onComplete,
+  editPath,
+  isCompleting,
+  completeError,
+}: ProjectSummaryProps) {
   return (
     <section className="project-summary" aria-labelledby="project-name">
       <div className="project-summary-card">
@@ -21,10 +30,24 @@ export function ProjectSummary({ project, onComplete, isCompleting, completeErro
         <p className="project-assigned-label">Project assigned to:</p>
         <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
       </div>
-      {onComplete && (
-        <button className="btn project-complete" type="button" onClick={onComplete} disabled={isCompleting}>
-          Mark as Complete
-        </button>
+      {(editPath ?? onComplete) && (
+        <div className="project-actions">
+          {editPath && (
+            <Link className="btn project-edit" to={editPath}>
+              Edit
+            </Link>
+          )}
+          {onComplete && (
+            <button
+              className="btn project-complete"
+              type="button"
+              onClick={onComplete}
+              disabled={isCompleting}
+            >
+              Mark as Complete
+            </button>
+          )}
+        </div>
       )}
       {completeError && (
         <p className="error" role="alert">

@@ -1,0 +1,141 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatCalendarDay, type CompletedProject } from '../../../common';
+import { absoluteTime, relativeTime } from '../../lib/time-format';
+import { categoryLabel } from './project-form';
+
+export type CompletedAction = 'reopen' | 'delete';
+
+interface CompletedProjectItemProps {
+  project: CompletedProject;
+  /** The creator or an admin: may reopen it or delete it for good. */
+  canManage: boolean;
+  /** The action on its way for this project, if any. */
+  pending: CompletedAction | null;
+  /** Some action is on its way on the page: the buttons refuse meanwhile. */
+  busy: boolean;
+  onReopen: (project: CompletedProject) => void;
+  /** Deletes it for good: on success it leaves the list; on failure the page says why, the question stays. */
+  onDelete: (project: CompletedProject) => void;
+}
+
+/**
+ * One completed project: what it was, who completed it and when, and, for its creator or an admin,
+ * 'Reopen' and 'Delete permanently'. Deleting asks first, in place: focus moves to the question's safe
+ * answer ('Cancel'), Escape cancels, and cancelling brings focus back to 'Delete permanently'.
+ */
+export function CompletedProjectItem({
+  project,
+  canManage,
+  pending,
+  busy,
+  onReopen,
+  onDelete,
+}: CompletedProjectItemProps) {
+  const id = useId();
+  const nameId = `${id}-name`;
+  const questionId = `${id}-question`;
+  const warningId = `${id}-warning`;
+  const [confirming, setConfirming] = useState(false);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // Where focus goes once the confirmation has opened or closed (the elements exist only after the render).
+  const focusAfter = useRef<'cancel' | 'delete' | null>(null);
+
+  useEffect(() => {
+    const target = focusAfter.current;
+    focusAfter.current = null;
+    if (target === 'cancel') cancelRef.current?.focus();
+    if (target === 'delete') deleteRef.current?.focus();
+  }, [confirming]);
+
+  const cancel = () => {
+    focusAfter.current = 'delete';
+    setConfirming(false);
+  };
+
+  return (
+    <li className="completed-item">
+      <article aria-labelledby={nameId}>
+        {/* Focusable from script only: 'Show more' moves focus to the first added project. */}
+        <h3 id={nameId} className="completed-name" tabIndex={-1}>
+          {project.name}
+        </h3>
+        <p className="completed-meta">
+          <span>{`Category: ${categoryLabel(project.category)}`}</span>
+          <span>{`Due by ${formatCalendarDay(project.dueDate)}`}</span>
+        </p>
+        <p className="completed-when">
+          {`Completed by ${project.completedBy.displayName} `}
+          <time dateTime={project.completedAt} title={absoluteTime(project.completedAt)}>
+            {relativeTime(project.completedAt)}
+          </time>
+        </p>
+        {canManage && !confirming && (
+          <div className="completed-actions">
+            <button
+              className="btn"
+              type="button"
+              aria-describedby={nameId}
+              aria-disabled={busy || undefined}
+              onClick={() => {
+                if (!busy) onReopen(project);
+              }}
+            >
+              {pending === 'reopen' ? 'Reopening...' : 'Reopen'}
+            </button>
+            <button
+              ref={deleteRef}
+              className="btn btn-danger"
+              type="button"
+              aria-describedby={nameId}
+              aria-disabled={busy || undefined}
+              onClick={() => {
+                if (busy) return;
+                focusAfter.current = 'cancel';
+                setConfirming(true);
+              }}
+            >
+              Delete permanently
+            </button>
+          </div>
+        )}
+        {canManage && confirming && (
+          <div
+            className="completed-confirm"
+            role="group"
+            aria-labelledby={questionId}
+            aria-describedby={warningId}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.stopPropagation();
+                cancel();
+              }
+            }}
+          >
+            <p id={questionId} className="completed-question">
+              {`Delete "${project.name}" permanently?`}
+            </p>
+            <p id={warningId}>
+              The project and all its comments will be gone for good. This cannot be undone.
+            </p>
+            <div className="completed-actions">
+              <button
+                className="btn btn-danger"
+                type="button"
+                aria-disabled={busy || undefined}
+                onClick={() => {
+                  if (!busy) onDelete(project);
+                }}
+              >
+                {pending === 'delete' ? 'Deleting...' : 'Yes, delete for good'}
+              </button>
+              <button ref={cancelRef} className="btn" type="button" onClick={cancel}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+      </article>
+    </li>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'react';
+import { messages, type CompletedProject } from '../../../common';
+import { DojoError } from '../../../sdk';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { CompletedProjectItem, type CompletedAction } from './completed-project-item';
+import { useCompletedProjects } from './use-completed-projects';
+import './completed-projects-page.css';
+
+/**
+ * The projects 'Mark as Complete' took off the dashboards, the latest completion first, with 'Show more'.
+ * Their creator or an admin can reopen one (it is back on every dashboard, live) or delete it for good.
+ */
+export function CompletedProjectsPage() {
+  useDocumentTitle('Completed projects');
+  const { user } = useAuthContext();
+  const { projects, error, isPending, hasMore, loadingMore, showMore, remove } = useCompletedProjects();
+  const [pending, setPending] = useState<{ id: string; action: CompletedAction } | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // After 'Show more', focus moves to the first project that was added (the button may be gone by then).
+  const focusFromRef = useRef<number | null>(null);
+
+  useEffect(() => {
+    const from = focusFromRef.current;
+    if (from === null || loadingMore || !projects) return;
+    focusFromRef.current = null;
+    const names = listRef.current?.querySelectorAll<HTMLElement>('.completed-name');
+    if (names && names.length > from) names[from]?.focus();
+  }, [projects, loadingMore]);
+
+  const loadMore = () => {
+    if (loadingMore || !projects) return;
+    focusFromRef.current = projects.length;
+    showMore();
+  };
+
+  const act = async (project: CompletedProject, action: CompletedAction) => {
+    if (pending) return;
+    setPending({ id: project.id, action });
+    setActionError(null);
+    setStatus(null);
+    try {
+      if (action === 'reopen') {
+        await dojo.projects.reopen(project.id);
+        setStatus(`"${project.name}" is open again: it is back on the dashboard.`);
+      } else {
+        await dojo.projects.deleteForGood(project.id);
+        setStatus(`"${project.name}" and its comments are deleted for good.`);
+      }
+      remove(project.id);
+      // Its item is gone: focus goes to the page's heading rather than to the document's start.
+      headingRef.current?.focus();
+    } catch (caught) {
+      setActionError(errorMessage(caught));
+      // Someone else reopened or deleted it meanwhile: it is no longer a completed project.
+      if (caught instanceof DojoError && caught.code === 'not-found') remove(project.id);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <div className="completed-page">
+      <h2 className="page-title" ref={headingRef} tabIndex={-1}>
+        Completed projects
+      </h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="error-region" role="alert">
+        {actionError && <p className="error">{actionError}</p>}
+      </div>
+      <div className="form-status" role="status">
+        {status && <p>{status}</p>}
+      </div>
+      {isPending && <p className="loading">{messages.loading}</p>}
+      {projects && projects.length === 0 && <p className="completed-empty">No completed projects yet.</p>}
+      {projects && projects.length > 0 && (
+        <ul className="completed-list" ref={listRef}>
+          {projects.map((project) => (
+            <CompletedProjectItem
+              key={project.id}
+              project={project}
+              canManage={user !== null && (project.createdBy.id === user.uid || user.role === 'admin')}
+              pending={pending?.id === project.id ? pending.action : null}
+              busy={pending !== null}
+              onReopen={(row) => void act(row, 'reopen')}
+              onDelete={(row) => void act(row, 'delete')}
+            />
+          ))}
+        </ul>
+      )}
+      {hasMore && (
+        <div className="completed-more">
+          <button className="btn" type="button" onClick={loadMore} aria-disabled={loadingMore || undefined}>
+            {loadingMore ? messages.loading : 'Show more'}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

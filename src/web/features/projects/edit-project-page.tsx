@@ -1,0 +1,200 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { NonceProvider } from 'react-select';
+import {
+  formatCalendarDay,
+  messages,
+  projectPath,
+  type CreateProjectInput,
+  type Project,
+} from '../../../common';
+import { DojoError } from '../../../sdk';
+import { useAuthContext } from '../../hooks/use-auth-context';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useLiveQuery } from '../../hooks/use-live-query';
+import { getCspNonce } from '../../lib/csp-nonce';
+import { dojo } from '../../lib/dojo-client';
+import {
+  ProjectForm,
+  categoryLabel,
+  projectFormValues,
+  sameProjectFormValues,
+  type ProjectFormValues,
+} from './project-form';
+import './create-project-page.css';
+import './edit-project-page.css';
+
+/** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * What the user had typed when their save was refused because someone else saved first: the form now
+ * holds the newer version, and this keeps their text in view until they put it back or discard it.
+ */
+function UnsavedChanges({
+  values,
+  onRestore,
+  onDiscard,
+}: {
+  values: ProjectFormValues;
+  onRestore: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <section className="unsaved-changes" aria-labelledby="unsaved-heading">
+      <h3 id="unsaved-heading">Your changes, not saved</h3>
+      <dl>
+        <dt>Project name</dt>
+        <dd>{values.name}</dd>
+        <dt>Project Details</dt>
+        <dd className="unsaved-details">{values.details}</dd>
+        <dt>Due date</dt>
+        <dd>{formatCalendarDay(values.dueDate)}</dd>
+        <dt>Category</dt>
+        <dd>{values.category ? categoryLabel(values.category) : ''}</dd>
+        <dt>Assigned to</dt>
+        <dd>{values.assignees.map((option) => option.label).join(', ')}</dd>
+      </dl>
+      <div className="unsaved-actions">
+        <button className="btn" type="button" onClick={onRestore}>
+          Put my changes back in the form
+        </button>
+        <button className="btn" type="button" onClick={onDiscard}>
+          Discard my changes
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The form, started from the project as it was when the page opened: its version goes with the save,
+ * so the server refuses it (409) if someone else saved meanwhile. Then the form loads the newer version
+ * and the user's own changes stay on show beside it until they choose. While the user has changed
+ * nothing, the form simply follows the project live.
+ */
+function EditProjectForm({ project }: { project: Project }) {
+  const navigate = useNavigate();
+  const [base, setBase] = useState(project);
+  const [values, setValues] = useState(() => projectFormValues(project));
+  const [unsaved, setUnsaved] = useState<ProjectFormValues | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const newer = project.version > base.version && !saving;
+  if (newer && unsaved === null && sameProjectFormValues(values, projectFormValues(base))) {
+    setBase(project);
+    setValues(projectFormValues(project));
+  }
+
+  const send = async (input: CreateProjectInput): Promise<string | void> => {
+    const submitted = values;
+    setSaving(true);
+    try {
+      setBase(await dojo.projects.update(project.id, { ...input, version: base.version }));
+    } catch (error) {
+      if (!(error instanceof DojoError) || error.code !== 'conflict') throw error;
+      const latest = await dojo.projects.get(project.id);
+      setBase(latest);
+      setValues(projectFormValues(latest));
+      setUnsaved(submitted);
+      return messages.projectChanged;
+    } finally {
+      setSaving(false);
+    }
+    await navigate(projectPath(project.id));
+  };
+
+  return (
+    <>
+      <div className="form-status" role="status">
+        {newer && (
+          <p>
+            This project has been changed since you started editing. Saving will show you the newer version
+            first.
+          </p>
+        )}
+      </div>
+      <ProjectForm values={values} onChange={setValues} send={send} submitLabel="Save changes">
+        {unsaved && (
+          <UnsavedChanges
+            values={unsaved}
+            onRestore={() => {
+              setValues(unsaved);
+              setUnsaved(null);
+            }}
+            onDiscard={() => setUnsaved(null)}
+          />
+        )}
+      </ProjectForm>
+      <p className="edit-cancel">
+        <Link to={projectPath(project.id)}>Back to the project</Link>
+      </p>
+    </>
+  );
+}
+
+function EditProjectMessage({ text }: { text: string }) {
+  return (
+    <div className="create-project">
+      <p className="error" role="alert">
+        {text}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Edit a project (the creator or an admin): the create form's fields, rules and messages, filled with the
+ * project, which this page follows live. A completed or deleted project shows 'No such document exists'.
+ * Like the create page, it is its own chunk and wraps react-select in its `NonceProvider`.
+ */
+export function EditProjectPage() {
+  const { id = '' } = useParams();
+  const validId = id.length > 0 && id.length <= MAX_ID_LENGTH;
+  const { user } = useAuthContext();
+  const { docs, error } = useLiveQuery<Project>(validId ? { kind: 'doc', collection: 'projects', id } : null);
+  const project = docs?.[0];
+  const missing = !validId || (docs !== null && docs.length === 0);
+
+  useDocumentTitle(
+    project
+      ? `Edit ${project.name}`
+      : missing
+        ? messages.noSuchDocument
+        : error
+          ? messages.documentFailed
+          : messages.loading,
+  );
+
+  if (project) {
+    const canEdit = user !== null && (project.createdBy.id === user.uid || user.role === 'admin');
+    if (!canEdit) {
+      return (
+        <div className="create-project">
+          <h2 className="page-title">{`Edit ${project.name}`}</h2>
+          <p className="error" role="alert">
+            {messages.onlyCreatorEdits}
+          </p>
+          <p>
+            <Link to={projectPath(project.id)}>Back to the project</Link>
+          </p>
+        </div>
+      );
+    }
+    return (
+      <NonceProvider nonce={getCspNonce() ?? ''} cacheKey="dojo">
+        <div className="create-project">
+          <h2 className="page-title">{`Edit ${project.name}`}</h2>
+          <EditProjectForm key={project.id} project={project} />
+        </div>
+      </NonceProvider>
+    );
+  }
+  if (missing) return <EditProjectMessage text={messages.noSuchDocument} />;
+  if (error) return <EditProjectMessage text={messages.documentFailed} />;
+  return (
+    <div className="create-project">
+      <p className="loading">{messages.loading}</p>
+    </div>
+  );
+}
