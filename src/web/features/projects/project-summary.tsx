@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
+import { DueStatus } from '../../components/due-status';
 
 export interface ProjectSummaryProps {
   project: Project;
@@ -25,7 +26,10 @@ export function ProjectSummary({
         <h2 id="project-name" className="project-name">
           {project.name}
         </h2>
-        <p className="project-due-date">{`Project due by ${formatCalendarDay(project.dueDate)}`}</p>
+        <p className="project-due-date">
+          {`Project due by ${formatCalendarDay(project.dueDate)}`}
+          <DueStatus dueDate={project.dueDate} />
+        </p>
         <p className="project-details-text">{project.details}</p>
         <p className="project-assigned-label">Project assigned to:</p>
         <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
