@@ -17,8 +17,8 @@ import { dojo } from '../../lib/dojo-client';
 import {
   ProjectForm,
   categoryLabel,
+  changedProjectFields,
   projectFormValues,
-  sameProjectFormValues,
   type ProjectFormValues,
 } from './project-form';
 import './create-project-page.css';
@@ -27,16 +27,44 @@ import './edit-project-page.css';
 /** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
 const MAX_ID_LENGTH = 64;
 
+/** What an edit refused with a conflict had changed: the values typed, and which fields they changed. */
+interface Unsaved {
+  typed: ProjectFormValues;
+  fields: Array<keyof ProjectFormValues>;
+}
+
+const FIELD_LABELS: Record<keyof ProjectFormValues, string> = {
+  name: 'Project name',
+  details: 'Project Details',
+  dueDate: 'Due date',
+  category: 'Category',
+  assignees: 'Assigned to',
+};
+
+function shownValue(values: ProjectFormValues, field: keyof ProjectFormValues): string {
+  switch (field) {
+    case 'dueDate':
+      return formatCalendarDay(values.dueDate);
+    case 'category':
+      return values.category ? categoryLabel(values.category) : '';
+    case 'assignees':
+      return values.assignees.map((option) => option.label).join(', ');
+    default:
+      return values[field];
+  }
+}
+
 /**
- * What the user had typed when their save was refused because someone else saved first: the form now
- * holds the newer version, and this keeps their text in view until they put it back or discard it.
+ * The changes the user had made when their save was refused because someone else saved first: the form
+ * now holds the newer version, and this keeps their changes in view until they put them back (over the
+ * newer version, field by field) or discard them.
  */
 function UnsavedChanges({
-  values,
+  unsaved,
   onRestore,
   onDiscard,
 }: {
-  values: ProjectFormValues;
+  unsaved: Unsaved;
   onRestore: () => void;
   onDiscard: () => void;
 }) {
@@ -44,16 +72,14 @@ function UnsavedChanges({
     <section className="unsaved-changes" aria-labelledby="unsaved-heading">
       <h3 id="unsaved-heading">Your changes, not saved</h3>
       <dl>
-        <dt>Project name</dt>
-        <dd>{values.name}</dd>
-        <dt>Project Details</dt>
-        <dd className="unsaved-details">{values.details}</dd>
-        <dt>Due date</dt>
-        <dd>{formatCalendarDay(values.dueDate)}</dd>
-        <dt>Category</dt>
-        <dd>{values.category ? categoryLabel(values.category) : ''}</dd>
-        <dt>Assigned to</dt>
-        <dd>{values.assignees.map((option) => option.label).join(', ')}</dd>
+        {unsaved.fields.map((field) => (
+          <div key={field}>
+            <dt>{FIELD_LABELS[field]}</dt>
+            <dd className={field === 'details' ? 'unsaved-details' : undefined}>
+              {shownValue(unsaved.typed, field)}
+            </dd>
+          </div>
+        ))}
       </dl>
       <div className="unsaved-actions">
         <button className="btn" type="button" onClick={onRestore}>
@@ -77,11 +103,11 @@ function EditProjectForm({ project }: { project: Project }) {
   const navigate = useNavigate();
   const [base, setBase] = useState(project);
   const [values, setValues] = useState(() => projectFormValues(project));
-  const [unsaved, setUnsaved] = useState<ProjectFormValues | null>(null);
+  const [unsaved, setUnsaved] = useState<Unsaved | null>(null);
   const [saving, setSaving] = useState(false);
 
   const newer = project.version > base.version && !saving;
-  if (newer && unsaved === null && sameProjectFormValues(values, projectFormValues(base))) {
+  if (newer && unsaved === null && changedProjectFields(values, projectFormValues(base)).length === 0) {
     setBase(project);
     setValues(projectFormValues(project));
   }
@@ -94,9 +120,10 @@ function EditProjectForm({ project }: { project: Project }) {
     } catch (error) {
       if (!(error instanceof DojoError) || error.code !== 'conflict') throw error;
       const latest = await dojo.projects.get(project.id);
+      const fields = changedProjectFields(submitted, projectFormValues(base));
       setBase(latest);
       setValues(projectFormValues(latest));
-      setUnsaved(submitted);
+      setUnsaved(fields.length > 0 ? { typed: submitted, fields } : null);
       return messages.projectChanged;
     } finally {
       setSaving(false);
@@ -117,9 +144,11 @@ function EditProjectForm({ project }: { project: Project }) {
       <ProjectForm values={values} onChange={setValues} send={send} submitLabel="Save changes">
         {unsaved && (
           <UnsavedChanges
-            values={unsaved}
+            unsaved={unsaved}
             onRestore={() => {
-              setValues(unsaved);
+              const restored = { ...values };
+              for (const field of unsaved.fields) Object.assign(restored, { [field]: unsaved.typed[field] });
+              setValues(restored);
               setUnsaved(null);
             }}
             onDiscard={() => setUnsaved(null)}

@@ -57,15 +57,16 @@ export function projectFormValues(project: Project): ProjectFormValues {
   };
 }
 
-/** True when both hold the same values (the assignees in the same order). */
-export function sameProjectFormValues(a: ProjectFormValues, b: ProjectFormValues): boolean {
-  return (
-    a.name === b.name &&
-    a.details === b.details &&
-    a.dueDate === b.dueDate &&
-    a.category === b.category &&
+/** The fields whose values differ between `a` and `b` (the assignees compared in order). */
+export function changedProjectFields(
+  a: ProjectFormValues,
+  b: ProjectFormValues,
+): Array<keyof ProjectFormValues> {
+  const sameAssignees =
     a.assignees.length === b.assignees.length &&
-    a.assignees.every((option, index) => option.value === b.assignees[index]?.value)
+    a.assignees.every((option, index) => option.value === b.assignees[index]?.value);
+  return (['name', 'details', 'dueDate', 'category', 'assignees'] as const).filter((field) =>
+    field === 'assignees' ? !sameAssignees : a[field] !== b[field],
   );
 }
 
