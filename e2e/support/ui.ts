@@ -39,4 +39,5 @@ export const allUsersHeading = (page: Page): Locator =>
 export const userRow = (page: Page, displayName: string): Locator =>
   page.getByText(displayName, { exact: true }).locator('xpath=ancestor::*[.//img or .//*[@role="img"]][1]');
 
-export const onlineDot = (row: Locator): Locator => row.getByRole('img', { name: 'online', exact: true });
+/** A user's state in words after their name ('online' or 'offline'); the green dot is its picture. */
+export const onlineDot = (row: Locator): Locator => row.getByText('online', { exact: true });

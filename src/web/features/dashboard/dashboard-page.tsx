@@ -5,8 +5,10 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FilterBar } from './filter-bar';
 import { ProjectList } from './project-list';
 import { PAGE_SIZE } from './project-list-query';
+import { useListAnnouncements } from './use-list-announcements';
 import { useProjectList } from './use-project-list';
 import './dashboard.css';
+import { PageTitle } from '../../components/page-title';
 
 // Called by the app when the dashboard is the screen a visit opens on (app-routes.tsx).
 export { preloadFirstPage } from './project-list-query';
@@ -25,6 +27,7 @@ export function DashboardPage() {
     user?.uid ?? '',
     view.limit,
   );
+  useListAnnouncements(view.filter, user?.uid ?? '', docs, view.limit, hasMore);
   const listRef = useRef<HTMLUListElement>(null);
   // After 'Show more', focus moves to the first card that was added (the button may be gone by then).
   const focusFromRef = useRef<number | null>(null);
@@ -50,7 +53,7 @@ export function DashboardPage() {
 
   return (
     <div className="dashboard">
-      <h2 className="page-title">Dashboard</h2>
+      <PageTitle>Dashboard</PageTitle>
       <FilterBar current={view.filter} onChange={changeFilter} />
       {error && (
         <p className="error" role="alert">
