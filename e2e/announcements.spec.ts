@@ -370,6 +370,13 @@ test.describe('information not only in pictures or on hover', () => {
     await addCommentViaApi(context.request, project.id, 'When was this?');
     await openDashboard(page);
     await expect(projectCard(page, project.name).getByRole('listitem')).toHaveText([user.displayName]);
+    // In the accessibility tree, the user's row says the state in words after the name (the dot is hidden).
+    await expect(
+      page
+        .getByRole('complementary', { name: 'All Users' })
+        .getByRole('listitem')
+        .filter({ hasText: user.displayName }),
+    ).toMatchAriaSnapshot(`- listitem: ${user.displayName} online`);
 
     await openProject(page, project);
     const summary = page.getByRole('region', { name: project.name });
@@ -379,6 +386,39 @@ test.describe('information not only in pictures or on hover', () => {
     const exact = await page.evaluate((iso) => new Date(iso ?? '').toLocaleString(), datetime);
     // Read after the relative time, without hovering.
     await expect(comment).toContainText(`less than a minute ago, ${exact}`);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('every screen has its own h1 and no axe violations', () => {
+  for (const [path, heading] of [
+    ['/login', 'login'],
+    ['/signup', 'sign up'],
+    ['/reset-password', 'set a new password'],
+    ['/no-such-page', 'Page not found'],
+  ] as const) {
+    test(`${path}, signed out`, async ({ browser }) => {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+        await expectNoAxeViolations(page);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('a member at an admin screen, and a project that does not exist', async ({ signedIn }) => {
+    const { page } = signedIn;
+    await page.goto('/admin/members');
+    // The first account of a fresh server is its admin: this user may be that one.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^(Admins only|Members)$/);
+    await expectNoAxeViolations(page);
+    await page.goto('/projects/no-such-project');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Project');
+    await expect(alertWith(page, projectMessages.noSuchDocument)).toBeVisible();
     await expectNoAxeViolations(page);
   });
 });
