@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { expect, newSignedInContext, newUser, test } from './support/fixtures';
 import {
   addCommentViaApi,
@@ -14,17 +13,6 @@ import {
   uniqueProjectName,
 } from './support/projects';
 import { alertWith } from './support/ui';
-
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    help: violation.help,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-  expect(summary).toEqual([]);
-}
 
 test.describe('accessibility (axe): projects', () => {
   test('the dashboard with projects has no axe violations', async ({ browser }) => {
