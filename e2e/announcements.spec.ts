@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { pngFile, svgFile } from './support/files';
 import { expect, holdRequests, newSignedInContext, newUser, signUpViaApi, test } from './support/fixtures';
 import {
@@ -23,16 +23,6 @@ import { alertWith, fillLoginForm, fillSignupForm, navbar, userRow } from './sup
  * Issue 16: a screen reader user can follow the app. These tests read what assistive technology gets: the
  * accessibility tree (roles, names, descriptions, the live region's text) and `document.activeElement`.
  */
-
-async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    targets: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-  expect(summary).toEqual([]);
-}
 
 /** The app's one live region. */
 const announcer = (page: Page): Locator => page.getByRole('status', { name: 'Announcements', exact: true });
