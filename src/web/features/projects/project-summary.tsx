@@ -22,10 +22,11 @@ export function ProjectSummary({ project, onComplete, isCompleting, completeErro
         <p className="project-assigned-label">Project assigned to:</p>
         <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
       </div>
+      {/* While the answer is awaited it stays focusable (aria-disabled), so focus is not dropped to the page. */}
       {onComplete && (
         <button
           className="btn project-complete"
-          type="button" // Stays focusable while the answer is awaited, so focus is not dropped to the page.
+          type="button"
           aria-disabled={isCompleting || undefined}
           onClick={() => {
             if (!isCompleting) onComplete();
