@@ -25,7 +25,7 @@ import { alertWith } from './support/ui';
 type VersionedProject = ApiProject & { version: number };
 
 const editPage = {
-  heading: (page: Page, name: string) => page.getByRole('heading', { level: 2, name: `Edit ${name}` }),
+  heading: (page: Page, name: string) => page.getByRole('heading', { level: 1, name: `Edit ${name}` }),
   save: (page: Page) => page.getByRole('button', { name: 'Save changes', exact: true }),
   changedMeanwhile: (page: Page) =>
     page.getByRole('status').filter({ hasText: 'This project has been changed since you started editing.' }),
@@ -33,7 +33,7 @@ const editPage = {
 };
 
 const completedPage = {
-  heading: (page: Page) => page.getByRole('heading', { level: 2, name: 'Completed projects', exact: true }),
+  heading: (page: Page) => page.getByRole('heading', { level: 1, name: 'Completed projects', exact: true }),
   /** The completed project called `name`. */
   item: (page: Page, name: string) => page.getByRole('article', { name, exact: true }),
 };

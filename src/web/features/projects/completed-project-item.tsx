@@ -57,9 +57,9 @@ export function CompletedProjectItem({
     <li className="completed-item">
       <article aria-labelledby={nameId}>
         {/* Focusable from script only: 'Show more' moves focus to the first added project. */}
-        <h3 id={nameId} className="completed-name" tabIndex={-1}>
+        <h2 id={nameId} className="completed-name" tabIndex={-1}>
           {project.name}
-        </h3>
+        </h2>
         <p className="completed-meta">
           <span>{`Category: ${categoryLabel(project.category)}`}</span>
           <span>{`Due by ${formatCalendarDay(project.dueDate)}`}</span>

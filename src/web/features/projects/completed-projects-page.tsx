@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
+import { PageTitle } from '../../components/page-title';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
@@ -8,6 +9,8 @@ import { errorMessage } from '../../lib/error-message';
 import { CompletedProjectItem, type CompletedAction } from './completed-project-item';
 import { useCompletedProjects } from './use-completed-projects';
 import './completed-projects-page.css';
+
+const TITLE_ID = 'completed-title';
 
 /**
  * The projects 'Mark as Complete' took off the dashboards, the latest completion first, with 'Show more'.
@@ -20,7 +23,6 @@ export function CompletedProjectsPage() {
   const [pending, setPending] = useState<{ id: string; action: CompletedAction } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   // After 'Show more', focus moves to the first project that was added (the button may be gone by then).
   const focusFromRef = useRef<number | null>(null);
@@ -54,7 +56,7 @@ export function CompletedProjectsPage() {
       }
       remove(project.id);
       // Its item is gone: focus goes to the page's heading rather than to the document's start.
-      headingRef.current?.focus();
+      document.getElementById(TITLE_ID)?.focus();
     } catch (caught) {
       setActionError(errorMessage(caught));
       // Someone else reopened or deleted it meanwhile: it is no longer a completed project.
@@ -66,9 +68,7 @@ export function CompletedProjectsPage() {
 
   return (
     <div className="completed-page">
-      <h2 className="page-title" ref={headingRef} tabIndex={-1}>
-        Completed projects
-      </h2>
+      <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
       {error && (
         <p className="error" role="alert">
           {error}

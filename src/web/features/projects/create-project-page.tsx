@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { NonceProvider } from 'react-select';
-import { CLIENT_ROUTES, type CreateProjectInput } from '../../../common';
+import { CLIENT_ROUTES, announcements, type CreateProjectInput } from '../../../common';
+import { PageTitle } from '../../components/page-title';
 import { getCspNonce } from '../../lib/csp-nonce';
 import { dojo } from '../../lib/dojo-client';
+import { useAnnouncer } from '../../hooks/use-announcer';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { EMPTY_PROJECT_FORM, ProjectForm } from './project-form';
 import './create-project-page.css';
 
 function CreateProjectForm() {
   const navigate = useNavigate();
+  const { say } = useAnnouncer();
   const [values, setValues] = useState(EMPTY_PROJECT_FORM);
   return (
     <ProjectForm
@@ -18,6 +21,7 @@ function CreateProjectForm() {
       send={async (input: CreateProjectInput) => {
         // Navigate on the result of this call, never on a stale error state (docs/product-spec.md#flaw-9).
         await dojo.projects.create(input);
+        say(announcements.projectCreated);
         await navigate(CLIENT_ROUTES.dashboard);
       }}
       submitLabel="Add Project"
@@ -35,7 +39,7 @@ export function CreateProjectPage() {
   return (
     <NonceProvider nonce={getCspNonce() ?? ''} cacheKey="dojo">
       <div className="create-project">
-        <h2 className="page-title">Create a new Project</h2>
+        <PageTitle>Create a new Project</PageTitle>
         <CreateProjectForm />
       </div>
     </NonceProvider>

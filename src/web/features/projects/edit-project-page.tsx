@@ -9,6 +9,7 @@ import {
   type Project,
 } from '../../../common';
 import { DojoError } from '../../../sdk';
+import { PageTitle } from '../../components/page-title';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
@@ -70,7 +71,7 @@ function UnsavedChanges({
 }) {
   return (
     <section className="unsaved-changes" aria-labelledby="unsaved-heading">
-      <h3 id="unsaved-heading">Your changes, not saved</h3>
+      <h2 id="unsaved-heading">Your changes, not saved</h2>
       <dl>
         {unsaved.fields.map((field) => (
           <div key={field}>
@@ -165,6 +166,7 @@ function EditProjectForm({ project }: { project: Project }) {
 function EditProjectMessage({ text }: { text: string }) {
   return (
     <div className="create-project">
+      <PageTitle>Edit project</PageTitle>
       <p className="error" role="alert">
         {text}
       </p>
@@ -200,7 +202,7 @@ export function EditProjectPage() {
     if (!canEdit) {
       return (
         <div className="create-project">
-          <h2 className="page-title">{`Edit ${project.name}`}</h2>
+          <PageTitle>{`Edit ${project.name}`}</PageTitle>
           <p className="error" role="alert">
             {messages.onlyCreatorEdits}
           </p>
@@ -213,7 +215,7 @@ export function EditProjectPage() {
     return (
       <NonceProvider nonce={getCspNonce() ?? ''} cacheKey="dojo">
         <div className="create-project">
-          <h2 className="page-title">{`Edit ${project.name}`}</h2>
+          <PageTitle>{`Edit ${project.name}`}</PageTitle>
           <EditProjectForm key={project.id} project={project} />
         </div>
       </NonceProvider>
@@ -223,6 +225,7 @@ export function EditProjectPage() {
   if (error) return <EditProjectMessage text={messages.documentFailed} />;
   return (
     <div className="create-project">
+      <PageTitle>Edit project</PageTitle>
       <p className="loading">{messages.loading}</p>
     </div>
   );

@@ -137,7 +137,13 @@ export function ProjectForm({ values, onChange, send, submitLabel, children }: P
   const users = useAssigneeSearch();
   // A second click before the first answer arrives sends nothing more (docs/product-spec.md#flaw-10): the
   // form's hook ignores it.
-  const form = useFormAction({ check: checkProject, send, fields: FIELDS });
+  const form = useFormAction({
+    check: checkProject,
+    send,
+    fields: FIELDS,
+    // Next to each field, where it is fixed, as well as together in the summary after the button.
+    repeatBelow: Object.keys(FIELDS),
+  });
   const change = (field: keyof typeof FIELDS, patch: Partial<ProjectFormValues>) => {
     onChange({ ...values, ...patch });
     form.setFieldError(field, undefined);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
 import { DueStatus } from '../../components/due-status';
+import { PageTitle } from '../../components/page-title';
 
 export interface ProjectSummaryProps {
   project: Project;
@@ -23,9 +24,9 @@ export function ProjectSummary({
   return (
     <section className="project-summary" aria-labelledby="project-name">
       <div className="project-summary-card">
-        <h2 id="project-name" className="project-name">
+        <PageTitle id="project-name" className="project-name">
           {project.name}
-        </h2>
+        </PageTitle>
         <p className="project-due-date">
           {`Project due by ${formatCalendarDay(project.dueDate)}`}
           <DueStatus dueDate={project.dueDate} />
@@ -41,12 +42,15 @@ export function ProjectSummary({
               Edit
             </Link>
           )}
+          {/* While the answer is awaited it stays focusable (aria-disabled), so focus is not dropped to the page. */}
           {onComplete && (
             <button
               className="btn project-complete"
               type="button"
-              onClick={onComplete}
-              disabled={isCompleting}
+              aria-disabled={isCompleting || undefined}
+              onClick={() => {
+                if (!isCompleting) onComplete();
+              }}
             >
               Mark as Complete
             </button>
