@@ -19,12 +19,10 @@ export async function insertObjectsInBulk(
   const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
   try {
     for (let offset = 0; offset < input.names.length; offset += ROWS_PER_INSERT) {
-      const rows = input.names
-        .slice(offset, offset + ROWS_PER_INSERT)
-        .map((name) => ({
-          ...newObjectRow(input.bucket, name, blob, EMPTY_METADATA),
-          owner_uid: input.ownerUid,
-        }));
+      const rows = input.names.slice(offset, offset + ROWS_PER_INSERT).map((name) => ({
+        ...newObjectRow(input.bucket, name, blob, EMPTY_METADATA),
+        owner_uid: input.ownerUid,
+      }));
       await database.db.insertInto('storage_objects').values(rows).execute();
     }
   } finally {
