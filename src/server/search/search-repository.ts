@@ -1,0 +1,135 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database, DialectName } from '../db/schema';
+
+/**
+ * How many of the newest matching projects, and of the newest matching comments, a search ranks. Ranking
+ * reads every candidate's statistics, so a word found in half a million comments would cost in proportion;
+ * the window keeps a search's cost bounded whatever the data (docs/decisions/020-search.md).
+ */
+const CANDIDATES_PER_SOURCE = 1000;
+
+/** One project a search found: its best hit, a project's own text (`commentSeq` null) or a comment. */
+export interface SearchHit {
+  projectId: string;
+  score: number;
+  commentSeq: number | null;
+}
+
+/**
+ * The best `limit` projects whose name and details, or one of whose comments, hold every word (the last
+ * as a prefix), best first. `words` are letters and digits only (`searchWords`), quoted again here.
+ */
+export function findSearchHits(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  words: readonly string[],
+  limit: number,
+): Promise<SearchHit[]> {
+  return dialect === 'sqlite' ? findSqliteHits(db, words, limit) : findPostgresHits(db, words, limit);
+}
+
+/** An FTS5 query: each word a quoted string (no operator can come from it), the last one a prefix. */
+function fts5Query(words: readonly string[]): string {
+  return words
+    .map((word, index) => `"${word.replaceAll('"', '""')}"${index === words.length - 1 ? '*' : ''}`)
+    .join(' ');
+}
+
+/** Ranks best first in one order on both engines: higher score is better, a project's own text wins a tie. */
+const bestPerProject = (hits: RawBuilder<unknown>, limit: number) => sql`
+  select project_id as "projectId", score, comment_seq as "commentSeq" from (
+    select project_id, score, comment_seq,
+      row_number() over (partition by project_id order by score desc, comment_seq is null desc, comment_seq desc) as place
+    from (${hits}) hits
+  ) ranked
+  where place = 1
+  order by score desc, project_id
+  limit ${limit}`;
+
+async function findSqliteHits(
+  db: Kysely<Database>,
+  words: readonly string[],
+  limit: number,
+): Promise<SearchHit[]> {
+  const query = fts5Query(words);
+  // bm25 is lower for better matches: negated so that both engines sort the same way. A word in a name
+  // weighs 2.5× one in the details; a comment weighs as details.
+  const hits = sql`
+    select keys.project_id, matches.score, null as comment_seq
+    from (
+      select rowid, -bm25(projects_fts, 10.0, 4.0) as score from projects_fts
+      where projects_fts match ${query} order by rowid desc limit ${CANDIDATES_PER_SOURCE}
+    ) matches
+    join project_search_keys keys on keys.seq = matches.rowid
+    union all
+    select comments.project_id, matches.score * 4.0, comments.seq
+    from (
+      select rowid, -bm25(comments_fts) as score from comments_fts
+      where comments_fts match ${query} order by rowid desc limit ${CANDIDATES_PER_SOURCE}
+    ) matches
+    join comments on comments.seq = matches.rowid`;
+  const result = await bestPerProject(hits, limit).execute(db);
+  return (result.rows as SearchHit[]).map(numericHit);
+}
+
+async function findPostgresHits(
+  db: Kysely<Database>,
+  words: readonly string[],
+  limit: number,
+): Promise<SearchHit[]> {
+  // ts_rank weighs name (A) 1.0, details (B) 0.4, comments (D) 0.1 by default; comments are scaled up to
+  // weigh as details, as on SQLite.
+  const hits = sql`
+    select matches.project_id, ts_rank(matches.document, query.value) as score, null::bigint as comment_seq
+    from query, lateral (
+      select project_id, document from project_search
+      where document @@ query.value order by seq desc limit ${CANDIDATES_PER_SOURCE}
+    ) matches
+    union all
+    select matches.project_id, ts_rank(matches.document, query.value) * 4, matches.comment_seq
+    from query, lateral (
+      select comment_seq, project_id, document from comment_search
+      where document @@ query.value order by comment_seq desc limit ${CANDIDATES_PER_SOURCE}
+    ) matches`;
+  const result = await sql`
+    with query as (select dojo_search_query(${sql.val([...words])}::text[]) as value)
+    ${bestPerProject(hits, limit)}`.execute(db);
+  return (result.rows as SearchHit[]).map(numericHit);
+}
+
+const numericHit = (hit: SearchHit): SearchHit => ({
+  projectId: hit.projectId,
+  score: Number(hit.score),
+  commentSeq: hit.commentSeq === null ? null : Number(hit.commentSeq),
+});
+
+/** The texts results are shown from: the projects (only those that exist) and the comments that matched. */
+export async function findSearchTexts(
+  db: Kysely<Database>,
+  projectIds: readonly string[],
+  commentSeqs: readonly number[],
+): Promise<{
+  projects: { id: string; name: string; details: string; category: string }[];
+  comments: { seq: number; content: string }[];
+}> {
+  const projects =
+    projectIds.length === 0
+      ? []
+      : await db
+          .selectFrom('projects')
+          .select(['id', 'name', 'details', 'category'])
+          .where('id', 'in', [...projectIds])
+          .execute();
+  const comments =
+    commentSeqs.length === 0
+      ? []
+      : await db
+          .selectFrom('comments')
+          .select(['seq', 'content'])
+          .where('seq', 'in', [...commentSeqs])
+          .execute();
+  return {
+    projects,
+    comments: comments.map((comment) => ({ seq: Number(comment.seq), content: comment.content })),
+  };
+}
