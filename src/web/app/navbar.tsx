@@ -3,6 +3,7 @@ import { CLIENT_ROUTES } from '../../common';
 import { TempleIcon } from '../components/icons';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { useLogout } from '../features/auth/use-logout';
+import { SearchBox } from '../features/search/search-box';
 import { APP_NAME } from '../hooks/use-document-title';
 import './navbar.css';
 
@@ -17,6 +18,7 @@ export function Navbar() {
           <TempleIcon className="brand-logo" />
           <span>{APP_NAME}</span>
         </h1>
+        {user && <SearchBox />}
         {user ? (
           <div className="navbar-actions">
             <button className="btn" type="button" onClick={() => void logout()} disabled={isPending}>
