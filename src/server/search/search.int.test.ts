@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { highlightRanges, messages, type CreateProjectInput, type SearchResult } from '../../common';
 import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { openDatabase } from '../db/database';
 
 let server: TestServer;
 let alice: SignedInClient;
@@ -105,6 +106,39 @@ describe('GET /api/search', () => {
     await alice.client.projects.complete(doomed.id);
     expect(await search(`${tag}e`)).toEqual([]);
     expect(await search(`comment ${tag}e`)).toEqual([]);
+  });
+
+  it('follows edits and deletions made by any write, through the triggers', async () => {
+    // Project edits and comment edits and deletions come with other parts of issue 12; the index follows
+    // the rows whoever writes them, so plain SQL stands in for those services here.
+    const edited = await alice.client.projects.create(project(`Before ${tag}h`, `Old details ${tag}h`));
+    const comment = await alice.client.projects.addComment(edited.id, { content: `old remark ${tag}h` });
+    const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
+    try {
+      const { db } = database;
+      await db
+        .updateTable('projects')
+        .set({ name: `After ${tag}h`, details: `New text ${tag}h` })
+        .where('id', '=', edited.id)
+        .execute();
+      expect(await search(`before ${tag}h`)).toEqual([]);
+      expect(await search(`old details ${tag}h`)).toEqual([]);
+      expect(ids(await search(`after ${tag}h`))).toEqual([edited.id]);
+      expect(ids(await search(`new text ${tag}h`))).toEqual([edited.id]);
+
+      await db
+        .updateTable('comments')
+        .set({ content: `fresh remark ${tag}h` })
+        .where('id', '=', comment.id)
+        .execute();
+      expect(await search(`old remark ${tag}h`)).toEqual([]);
+      expect(await search(`fresh remark ${tag}h`)).toMatchObject([{ id: edited.id, field: 'comment' }]);
+
+      await db.deleteFrom('comments').where('id', '=', comment.id).execute();
+      expect(await search(`fresh remark ${tag}h`)).toEqual([]);
+    } finally {
+      await database.close();
+    }
   });
 
   it('takes odd input as plain words, never as syntax', async () => {
