@@ -2,9 +2,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, DialectName } from '../db/schema';
 
 /**
- * How many of the newest matching projects, and of the newest matching comments, a search ranks. Ranking
- * reads every candidate's statistics, so a word found in half a million comments would cost in proportion;
- * the window keeps a search's cost bounded whatever the data (docs/decisions/020-search.md).
+ * How many of the newest matching projects, and of the newest matching comments, a search considers.
+ * Ranking reads every candidate's statistics, so a word found in half a million rows would cost in
+ * proportion; the window keeps a search's cost bounded whatever the data (docs/decisions/020-search.md).
  */
 const CANDIDATES_PER_SOURCE = 1000;
 
@@ -35,15 +35,20 @@ function fts5Query(words: readonly string[]): string {
     .join(' ');
 }
 
-/** Ranks best first in one order on both engines: higher score is better, a project's own text wins a tie. */
+/**
+ * Best first, the same way on both engines: a project whose own text matched (by its engine's rank, higher
+ * is better) before one where only a comment did; comment matches newest first. A project keeps its best hit.
+ */
 const bestPerProject = (hits: RawBuilder<unknown>, limit: number) => sql`
   select project_id as "projectId", score, comment_seq as "commentSeq" from (
     select project_id, score, comment_seq,
-      row_number() over (partition by project_id order by score desc, comment_seq is null desc, comment_seq desc) as place
+      row_number() over (
+        partition by project_id order by comment_seq is null desc, score desc, comment_seq desc
+      ) as place
     from (${hits}) hits
   ) ranked
   where place = 1
-  order by score desc, project_id
+  order by comment_seq is null desc, score desc, comment_seq desc, project_id
   limit ${limit}`;
 
 async function findSqliteHits(
@@ -53,7 +58,8 @@ async function findSqliteHits(
 ): Promise<SearchHit[]> {
   const query = fts5Query(words);
   // bm25 is lower for better matches: negated so that both engines sort the same way. A word in a name
-  // weighs 2.5× one in the details; a comment weighs as details.
+  // weighs 2.5× one in the details. Comments are not ranked by bm25: its document frequencies are read
+  // from every comment holding each word, which for a common word is most of the table (decision 020).
   const hits = sql`
     select keys.project_id, matches.score, null as comment_seq
     from (
@@ -62,9 +68,9 @@ async function findSqliteHits(
     ) matches
     join project_search_keys keys on keys.seq = matches.rowid
     union all
-    select comments.project_id, matches.score * 4.0, comments.seq
+    select comments.project_id, 0, comments.seq
     from (
-      select rowid, -bm25(comments_fts) as score from comments_fts
+      select rowid from comments_fts
       where comments_fts match ${query} order by rowid desc limit ${CANDIDATES_PER_SOURCE}
     ) matches
     join comments on comments.seq = matches.rowid`;
@@ -77,19 +83,21 @@ async function findPostgresHits(
   words: readonly string[],
   limit: number,
 ): Promise<SearchHit[]> {
-  // ts_rank weighs name (A) 1.0, details (B) 0.4, comments (D) 0.1 by default; comments are scaled up to
-  // weigh as details, as on SQLite.
+  // ts_rank weighs name (A) 1.0 and details (B) 0.4; comments come after, newest first, as on SQLite.
+  // `+ 0` keeps the planner off the primary key's order: walking it newest first and testing each row
+  // is fast for a common word but reads the whole table for a word no row holds. The GIN index finds the
+  // matches, then the newest are kept.
   const hits = sql`
     select matches.project_id, ts_rank(matches.document, query.value) as score, null::bigint as comment_seq
     from query, lateral (
       select project_id, document from project_search
-      where document @@ query.value order by seq desc limit ${CANDIDATES_PER_SOURCE}
+      where document @@ query.value order by seq + 0 desc limit ${CANDIDATES_PER_SOURCE}
     ) matches
     union all
-    select matches.project_id, ts_rank(matches.document, query.value) * 4, matches.comment_seq
+    select matches.project_id, 0, matches.comment_seq
     from query, lateral (
-      select comment_seq, project_id, document from comment_search
-      where document @@ query.value order by comment_seq desc limit ${CANDIDATES_PER_SOURCE}
+      select comment_seq, project_id from comment_search
+      where document @@ query.value order by comment_seq + 0 desc limit ${CANDIDATES_PER_SOURCE}
     ) matches`;
   const result = await sql`
     with query as (select dojo_search_query(${sql.val([...words])}::text[]) as value)
