@@ -52,6 +52,7 @@ export async function insertBulkRows(
       for (let index = 0; index < count; index += 1) {
         const input = projectInput(random, options.userIds);
         const id = newId();
+        const createdAt = nextTime();
         projectIds.push(id);
         projects.push({
           id,
@@ -60,7 +61,8 @@ export async function insertBulkRows(
           due_date: input.dueDate,
           category: input.category,
           created_by: random.pick(options.userIds),
-          created_at: nextTime(),
+          created_at: createdAt,
+          updated_at: createdAt,
         });
         input.assignedUserIds.forEach((userId, position) =>
           assignees.push({ project_id: id, user_id: userId, position }),

@@ -27,6 +27,14 @@ export const messages = {
   commentRequired: 'Please write a comment first.',
   commentTooLong: 'A comment can be at most 10000 characters.',
   onlyCreatorCompletes: 'Only the creator of a project can mark it as complete.',
+  onlyCreatorEdits: 'Only the creator of a project or an admin can edit it.',
+  onlyCreatorReopens: 'Only the creator of a project or an admin can reopen it.',
+  onlyCreatorDeletes: 'Only the creator of a project or an admin can delete it for good.',
+  projectChanged:
+    'Someone else changed this project while you were editing. The form now shows the newer version: check it and save again.',
+  projectCursorInvalid: 'That page of projects does not exist.',
+  completedProjectNotFound: 'No such completed project.',
+  projectsSortInvalid: 'Projects can be sorted by newest or by due date.',
   projectNotFound: 'No such document exists',
 
   emailRequired: 'Please enter your email address.',

@@ -18,6 +18,7 @@ const SearchResultSchema = z.object({
   category: z.string(),
   field: z.enum(['name', 'details', 'comment']),
   snippet: z.string(),
+  completed: z.boolean(),
 });
 
 export const SearchResponseSchema = z.object({ results: z.array(SearchResultSchema) });

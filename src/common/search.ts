@@ -24,6 +24,8 @@ export interface SearchResult {
   field: SearchField;
   /** A short piece of the matching text, around its first matching word (the whole name for `name`). */
   snippet: string;
+  /** Completed ('Mark as Complete'): off the dashboards, still found. */
+  completed: boolean;
 }
 
 export interface SearchResponse {

@@ -6,6 +6,7 @@ import {
   type LiveWhere,
 } from '../../common';
 import type { LiveSource } from '../live/live-sources';
+import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../shared/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
@@ -43,10 +44,16 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
   if (!isOrderField(order.field)) {
     throw invalidArgument({ orderBy: `Cannot order projects by ${order.field}.` }, messages.badRequest);
   }
+  // Names compare differently in JS and under a database's collation; dates and ids do not.
+  if ((query.startAfter || query.endAt) && order.field === 'name') {
+    throw invalidArgument({ startAfter: 'Pages of projects by name have no cursors.' }, messages.badRequest);
+  }
   return {
     ...filters,
     orderBy: { column: PROJECT_ORDER_COLUMNS[order.field], direction: order.direction },
     limit: query.limit,
+    startAfter: query.startAfter,
+    endAt: query.endAt,
   };
 }
 
@@ -59,6 +66,7 @@ export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
 
 /** The one comments query there is: one project's, newest first, at most a page. */
 function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number } {
+  refuseCursors(query, 'Comments');
   const [clause, ...others] = query.where ?? [];
   if (!clause || others.length > 0 || clause.field !== 'projectId' || clause.op !== '==') {
     throw invalidArgument({ where: 'Comments are read by projectId (==).' }, messages.badRequest);

@@ -117,7 +117,7 @@ export async function findSearchTexts(
   projectIds: readonly string[],
   commentSeqs: readonly number[],
 ): Promise<{
-  projects: { id: string; name: string; details: string; category: string }[];
+  projects: { id: string; name: string; details: string; category: string; completed_at: string | null }[];
   comments: { seq: number; content: string }[];
 }> {
   const projects =
@@ -125,7 +125,7 @@ export async function findSearchTexts(
       ? []
       : await db
           .selectFrom('projects')
-          .select(['id', 'name', 'details', 'category'])
+          .select(['id', 'name', 'details', 'category', 'completed_at'])
           .where('id', 'in', [...projectIds])
           .execute();
   const comments =

@@ -8,6 +8,7 @@ import { findSearchHits, findSearchTexts } from './search-repository';
  * Project search (docs/decisions/020-search.md). The index is kept by database triggers, so this only
  * reads: the ranked hits, then the texts to show. Every signed-in user sees every project, so the viewer
  * narrows nothing yet; results are read from `projects`, so a project that is gone is never shown.
+ * Completed projects are kept, and found, marked `completed`.
  */
 export class SearchService {
   constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName }) {}
@@ -28,7 +29,12 @@ export class SearchService {
     return hits.flatMap((hit): SearchResult[] => {
       const project = projects.get(hit.projectId);
       if (!project) return [];
-      const base = { id: project.id, name: project.name, category: project.category };
+      const base = {
+        id: project.id,
+        name: project.name,
+        category: project.category,
+        completed: project.completed_at !== null,
+      };
       const comment = hit.commentSeq === null ? undefined : comments.get(hit.commentSeq);
       if (comment !== undefined) {
         return [{ ...base, field: 'comment', snippet: searchSnippet(comment, input.q) }];

@@ -88,6 +88,7 @@ describe('GET /api/search', () => {
         category: 'development',
         field: 'comment',
         snippet: `We should order the Pineapple${tag} pizza.`,
+        completed: false,
       },
     ]);
   });
@@ -99,16 +100,33 @@ describe('GET /api/search', () => {
     expect(ids(await search(`walrus${tag}`))).toEqual([byName.id, byComment.id]);
   });
 
-  it('forgets a project and its comments once it is deleted', async () => {
-    const doomed = await alice.client.projects.create(project(`Doomed ${tag}e`, `Details ${tag}e`));
-    await alice.client.projects.addComment(doomed.id, { content: `comment ${tag}e` });
-    expect(ids(await search(`${tag}e`))).toEqual([doomed.id]);
-    await alice.client.projects.complete(doomed.id);
+  it('keeps a completed project, marked, and forgets one deleted for good with its comments', async () => {
+    const done = await alice.client.projects.create(project(`Finished ${tag}e`, `Details ${tag}e`));
+    await alice.client.projects.addComment(done.id, { content: `comment ${tag}e` });
+    expect(await search(`${tag}e`)).toMatchObject([{ id: done.id, completed: false }]);
+    await alice.client.projects.complete(done.id);
+    expect(await search(`${tag}e`)).toMatchObject([{ id: done.id, completed: true }]);
+    expect(await search(`comment ${tag}e`)).toMatchObject([
+      { id: done.id, field: 'comment', completed: true },
+    ]);
+    await alice.client.projects.deleteForGood(done.id);
     expect(await search(`${tag}e`)).toEqual([]);
     expect(await search(`comment ${tag}e`)).toEqual([]);
   });
 
-  it('follows edits and deletions made by any write, through the triggers', async () => {
+  it('follows an edit of the project through the API', async () => {
+    const edited = await alice.client.projects.create(project(`Draft title ${tag}i`, `Old words ${tag}i`));
+    await alice.client.projects.update(edited.id, {
+      ...project(`Final title ${tag}i`, `New words ${tag}i`),
+      version: 1,
+    });
+    expect(await search(`draft title ${tag}i`)).toEqual([]);
+    expect(await search(`old words ${tag}i`)).toEqual([]);
+    expect(await search(`final ${tag}i`)).toMatchObject([{ id: edited.id, field: 'name' }]);
+    expect(await search(`new words ${tag}i`)).toMatchObject([{ id: edited.id, field: 'details' }]);
+  });
+
+  it('follows edits and deletions made by any write, through the triggers (plain SQL)', async () => {
     // Project edits and comment edits and deletions come with other parts of issue 12; the index follows
     // the rows whoever writes them, so plain SQL stands in for those services here.
     const edited = await alice.client.projects.create(project(`Before ${tag}h`, `Old details ${tag}h`));

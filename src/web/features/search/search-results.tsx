@@ -49,7 +49,9 @@ export default function SearchResults(props: {
           <span className="search-result-name">
             <Highlighted text={result.name} query={query} />
           </span>
-          <span className="search-result-category">{result.category}</span>
+          <span className="search-result-category">
+            {result.completed ? `${result.category} · Completed` : result.category}
+          </span>
           {result.field !== 'name' && (
             <span className="search-result-snippet">
               <span className="search-result-field">{FIELD_LABELS[result.field]}: </span>
