@@ -71,11 +71,45 @@ async function findSqliteHits(
     select comments.project_id, 0, comments.seq
     from (
       select rowid from comments_fts
-      where comments_fts match ${query} order by rowid desc limit ${CANDIDATES_PER_SOURCE}
+      where comments_fts match ${query} order by rowid desc limit ${COMMENT_CANDIDATES}
     ) matches
     join comments on comments.seq = matches.rowid`;
   const result = await bestPerProject(hits, limit).execute(db);
   return (result.rows as SearchHit[]).map(numericHit);
+}
+
+/** The newest rows PostgreSQL first looks through, walking the primary key, before it asks the GIN index. */
+const POSTGRES_RECENT_ROWS = 20_000;
+/** Comments are ranked newest first, so this many newest matches always hold `limit` projects or all there are. */
+const COMMENT_CANDIDATES = 4 * 50;
+
+/**
+ * The newest `want` rows of a search table matching the query. Walking the newest POSTGRES_RECENT_ROWS by
+ * key finds them at once for a common word, where the GIN index would read every one of its matches; when
+ * that window holds fewer, the words are rare and the GIN index reads few rows. (One plan cannot do both:
+ * the planner misjudges how many rows a prefix matches.)
+ */
+async function newestPostgresMatches(
+  db: Kysely<Database>,
+  source: 'project' | 'comment',
+  words: readonly string[],
+  want: number,
+): Promise<SearchHit[]> {
+  const query = sql`dojo_search_query(${sql.val([...words])}::text[])`;
+  const columns =
+    source === 'project'
+      ? sql`project_id as "projectId", ts_rank(document, ${query}) as score, null as "commentSeq"`
+      : sql`project_id as "projectId", 0 as score, comment_seq as "commentSeq"`;
+  const table = source === 'project' ? sql`project_search` : sql`comment_search`;
+  const key = source === 'project' ? sql`seq` : sql`comment_seq`;
+  const recent = await sql`
+    select ${columns} from (select * from ${table} order by ${key} desc limit ${POSTGRES_RECENT_ROWS}) recent
+    where document @@ ${query} order by ${key} desc limit ${want}`.execute(db);
+  if (recent.rows.length >= want) return (recent.rows as SearchHit[]).map(numericHit);
+  const all = await sql`
+    select ${columns} from ${table}
+    where document @@ ${query} order by ${key} + 0 desc limit ${want}`.execute(db);
+  return (all.rows as SearchHit[]).map(numericHit);
 }
 
 async function findPostgresHits(
@@ -84,25 +118,17 @@ async function findPostgresHits(
   limit: number,
 ): Promise<SearchHit[]> {
   // ts_rank weighs name (A) 1.0 and details (B) 0.4; comments come after, newest first, as on SQLite.
-  // `+ 0` keeps the planner off the primary key's order: walking it newest first and testing each row
-  // is fast for a common word but reads the whole table for a word no row holds. The GIN index finds the
-  // matches, then the newest are kept.
-  const hits = sql`
-    select matches.project_id, ts_rank(matches.document, query.value) as score, null::bigint as comment_seq
-    from query, lateral (
-      select project_id, document from project_search
-      where document @@ query.value order by seq + 0 desc limit ${CANDIDATES_PER_SOURCE}
-    ) matches
-    union all
-    select matches.project_id, 0, matches.comment_seq
-    from query, lateral (
-      select comment_seq, project_id from comment_search
-      where document @@ query.value order by comment_seq + 0 desc limit ${CANDIDATES_PER_SOURCE}
-    ) matches`;
-  const result = await sql`
-    with query as (select dojo_search_query(${sql.val([...words])}::text[]) as value)
-    ${bestPerProject(hits, limit)}`.execute(db);
-  return (result.rows as SearchHit[]).map(numericHit);
+  const [projects, comments] = await Promise.all([
+    newestPostgresMatches(db, 'project', words, CANDIDATES_PER_SOURCE),
+    newestPostgresMatches(db, 'comment', words, COMMENT_CANDIDATES),
+  ]);
+  projects.sort((a, b) => b.score - a.score || (a.projectId < b.projectId ? -1 : 1));
+  const best = new Map<string, SearchHit>();
+  for (const hit of [...projects, ...comments]) {
+    if (best.size >= limit) break;
+    if (!best.has(hit.projectId)) best.set(hit.projectId, hit);
+  }
+  return [...best.values()];
 }
 
 const numericHit = (hit: SearchHit): SearchHit => ({
