@@ -1,9 +1,16 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatDistance } from 'date-fns';
-import { AddCommentSchema, messages, type AddCommentInput, type Comment } from '../../../common';
+import {
+  AddCommentSchema,
+  announcements,
+  messages,
+  type AddCommentInput,
+  type Comment,
+} from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useAnnouncer } from '../../hooks/use-announcer';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import { useNow } from './use-now';
@@ -60,6 +67,8 @@ function CommentList({
             <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
               {relativeTime(comment.createdAt, now)}
             </time>
+            {/* The exact moment, for those who cannot hover over the relative time. */}
+            <span className="visually-hidden">{`, ${absoluteTime(comment.createdAt)}`}</span>
           </p>
           {/* Plain text: React escapes it; line breaks are kept by CSS (white-space: pre-wrap). */}
           <p className="comment-content">{comment.content}</p>
@@ -74,6 +83,7 @@ const FIELDS = { content: 'new-comment' };
 
 function CommentForm({ projectId }: { projectId: string }) {
   const [content, setContent] = useState('');
+  const { say } = useAnnouncer();
   const form = useFormAction({
     check: checkComment,
     send: async (input: AddCommentInput) => {
@@ -81,6 +91,7 @@ function CommentForm({ projectId }: { projectId: string }) {
       // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
       // edited since.
       setContent((current) => (current === input.content ? '' : current));
+      say(announcements.commentAdded);
     },
     fields: FIELDS,
   });
@@ -146,9 +157,9 @@ export function ProjectComments({ projectId }: { projectId: string }) {
   };
   return (
     <section className="project-comments" aria-labelledby="project-comments-heading">
-      <h3 id="project-comments-heading" className="project-comments-heading">
+      <h2 id="project-comments-heading" className="project-comments-heading">
         Project Comments
-      </h3>
+      </h2>
       {hasOlder && (
         <OlderComments loading={loadingOlder} error={olderError} onLoad={() => void handleLoadOlder()} />
       )}

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { useAnnouncer } from '../../hooks/use-announcer';
+import { useAuthContext } from '../../hooks/use-auth-context';
 import { COMMENTS_PAGE_SIZE, projectCommentsQuery, type Comment } from '../../../common';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -40,17 +42,26 @@ export function useProjectComments(projectId: string) {
   const [known, setKnown] = useState<Known>(() => nothingYet(projectId));
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
+  const { report } = useAnnouncer();
+  const uid = useAuthContext().user?.uid;
 
-  useEffect(
-    () =>
-      dojo.subscribe<Comment>(projectCommentsQuery(projectId, COMMENTS_PAGE_SIZE), {
-        next: (page) =>
-          setKnown((current) =>
-            withLivePage(current.projectId === projectId ? current : nothingYet(projectId), page),
-          ),
-      }),
-    [projectId],
-  );
+  useEffect(() => {
+    // Comments already on the page: the first live page is what the user opened, not news.
+    let seen: Set<string> | null = null;
+    return dojo.subscribe<Comment>(projectCommentsQuery(projectId, COMMENTS_PAGE_SIZE), {
+      next: (page) => {
+        if (seen) {
+          const known = seen;
+          const fresh = page.filter((comment) => !known.has(comment.id) && comment.authorId !== uid);
+          if (fresh.length > 0) report({ kind: 'commentsAdded', count: fresh.length });
+        }
+        seen = new Set([...(seen ?? []), ...page.map((comment) => comment.id)]);
+        setKnown((current) =>
+          withLivePage(current.projectId === projectId ? current : nothingYet(projectId), page),
+        );
+      },
+    });
+  }, [projectId, uid, report]);
 
   const current = known.projectId === projectId ? known : nothingYet(projectId);
   const oldest = current.comments.at(-1);
