@@ -22,6 +22,7 @@ import { renderReport, type ReportInput } from './lib/report';
 import { compileServers } from './lib/server-process';
 import type { BenchContext, BenchResult, Benchmark } from './lib/types';
 import { scale } from './scale';
+import { search } from './search';
 import { storage } from './storage';
 import { web } from './web';
 
@@ -36,6 +37,7 @@ const BENCHMARKS: Benchmark[] = [
   storage,
   load,
   liveCaps,
+  search,
 ];
 
 const { values } = parseArgs({

@@ -100,7 +100,7 @@ test.describe('edit a project', () => {
       await expect(createForm.name(page)).toHaveValue(project.name);
       await expect(createForm.details(page)).toHaveValue('Details before the edit.');
       await expect(createForm.dueDate(page)).toHaveValue('2031-03-04');
-      const form = page.locator('form');
+      const form = page.locator('form').filter({ has: editPage.save(page) });
       await expect(form.getByText('Design', { exact: true })).toBeVisible();
       await expect(form.getByText(creator.user.displayName, { exact: true })).toBeVisible();
       await expect(form.getByText(watcher.user.displayName, { exact: true })).toBeVisible();

@@ -9,6 +9,8 @@ export * from './live-protocol-schemas';
 export * from './messages';
 export * from './project-schemas';
 export * from './projects';
+export * from './search';
+export * from './search-schemas';
 export * from './storage-objects';
 export * from './team';
 export * from './users';

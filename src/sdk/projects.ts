@@ -5,6 +5,8 @@ import type {
   CompletedProjectPage,
   CreateProjectInput,
   Project,
+  SearchResponse,
+  SearchResult,
   UpdateProjectInput,
 } from '../common';
 import type { Transport } from './transport';
@@ -79,5 +81,15 @@ export class ProjectsClient {
   async addComment(projectId: string, input: AddCommentInput): Promise<Comment> {
     const path = `/api/projects/${encodeURIComponent(projectId)}/comments`;
     return (await this.transport.request<{ comment: Comment }>('POST', path, input)).comment;
+  }
+
+  /**
+   * Projects whose name, details or comments hold every word of `q` (case and accents ignored, the last
+   * word as a prefix), best first; each with a snippet of what matched (`highlightRanges` marks the words).
+   */
+  async search(q: string, options: { limit?: number } = {}): Promise<SearchResult[]> {
+    const query = new URLSearchParams({ q });
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    return (await this.transport.request<SearchResponse>('GET', `/api/search?${query.toString()}`)).results;
   }
 }

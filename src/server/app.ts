@@ -14,6 +14,7 @@ import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-d
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
 import { projectsRouteDocs } from './projects/projects-route-docs';
+import { searchRouteDocs } from './search/search-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
@@ -41,6 +42,7 @@ import { registerAccountRoutes } from './account/account-routes';
 import { accountRouteDocs } from './account/account-route-docs';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
+import { registerSearchRoutes } from './search/search-routes';
 import { createServices, type Services } from './services';
 import { preparePrivateDataDir } from './shared/private-files';
 
@@ -267,6 +269,7 @@ function registerApiRoutes(
       ...teamRouteDocs,
       ...accountRouteDocs,
       ...projectsRouteDocs,
+      ...searchRouteDocs,
       ...liveRouteDocs,
       ...storageRouteDocs,
       openApiRouteDoc,
@@ -293,6 +296,7 @@ function registerApiRoutes(
     viewers,
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
+  registerSearchRoutes(server, { search: services.search, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
 }

@@ -17,6 +17,7 @@ import type { ChangeBus } from './live/change-bus';
 import { PresenceService } from './presence/presence-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
+import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
@@ -55,6 +56,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
+  search: SearchService;
   signupPolicy: SignupPolicyService;
   invitations: InvitationsService;
   members: MembersService;
@@ -141,6 +143,7 @@ export async function createServices({
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+    search: new SearchService({ db, dialect }),
     signupPolicy,
     invitations,
     members: new MembersService({ db, changes: bus, auth }),

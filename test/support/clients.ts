@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import type { AuthUser, LiveDoc, LiveTarget } from '../../src/common';
-import { createDojoClient, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
+import { createDojoClient, DojoError, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
 import { makePng, uniqueEmail } from './fixtures';
 
 export interface SignedInClient {
@@ -78,3 +78,14 @@ export class LiveRecorder<T extends LiveDoc = LiveDoc> {
 }
 
 export const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+/** The SDK error a call fails with; throws when it succeeds (a test that expects a refusal). */
+export async function errorOf(call: () => Promise<unknown>): Promise<DojoError> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof DojoError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}

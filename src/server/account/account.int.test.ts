@@ -7,8 +7,9 @@ import {
   type Project,
   type UserProfile,
 } from '../../common';
-import { DojoError } from '../../sdk';
+
 import {
+  errorOf,
   LiveRecorder,
   newClient,
   signUpClient,
@@ -23,16 +24,6 @@ let owner: SignedInClient;
 
 const CHROME_ON_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-async function errorOf(call: () => Promise<unknown>): Promise<DojoError> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof DojoError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** The signed-in user as the server sees this cookie (null when its session has ended). */
 async function sessionUser(cookie: string): Promise<{ uid: string } | null> {

@@ -37,3 +37,41 @@ describe('0004_user_search', () => {
     ]);
   });
 });
+
+describe('0013_search', () => {
+  it('indexes the projects and comments written before it, and keeps the index on later writes', async () => {
+    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
+    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
+    expect((await migrator.migrateTo('0011_team_accounts')).error).toBeUndefined();
+    const now = new Date().toISOString();
+    await sql`insert into users (id, email, email_key, password_hash, display_name, photo_url, created_at, updated_at)
+      values ('u1', 'u1@example.com', 'u1@example.com', 'x', 'U', '', ${now}, ${now})`.execute(db);
+    await sql`insert into projects (id, name, details, due_date, category, created_by, created_at)
+      values ('p1', 'Ancien café', 'Détails', '2030-01-01', 'design', 'u1', ${now})`.execute(db);
+    await sql`insert into comments (id, project_id, author_id, content, created_at)
+      values ('c1', 'p1', 'u1', 'Première remarque', ${now})`.execute(db);
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const projectHits = async (query: string) =>
+      (
+        await sql<{ project_id: string }>`select keys.project_id from projects_fts
+          join project_search_keys keys on keys.seq = projects_fts.rowid
+          where projects_fts match ${query}`.execute(db!)
+      ).rows.map((row) => row.project_id);
+    const commentHits = async (query: string) =>
+      (
+        await sql<{
+          rowid: number;
+        }>`select rowid from comments_fts where comments_fts match ${query}`.execute(db!)
+      ).rows.length;
+    expect(await projectHits('"cafe"')).toEqual(['p1']);
+    expect(await projectHits('"details"')).toEqual(['p1']);
+    expect(await commentHits('"premiere"')).toBe(1);
+
+    // Deleting the project takes its comments (cascade) out of the index too.
+    await sql`delete from projects where id = 'p1'`.execute(db);
+    expect(await projectHits('"cafe"')).toEqual([]);
+    expect(await commentHits('"premiere"')).toBe(0);
+  });
+});

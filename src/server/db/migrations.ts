@@ -4,7 +4,7 @@ import type { DialectName } from './schema';
 
 /**
  * One ordered list of migrations for both dialects. Anything dialect-specific must stay inside this
- * folder; so far the schema builder covers both.
+ * folder: the schema builder covers both, except search (0013), whose SQL is one list per dialect.
  */
 function buildMigrations(dialect: DialectName): Record<string, Migration> {
   // An ever-increasing integer key: SQLite's AUTOINCREMENT rowid, PostgreSQL's identity column.
@@ -338,8 +338,128 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/decisions/020-search.md: full-text search of project names, details and comments, kept current
+    // by triggers in the same transaction as every write, whoever writes.
+    '0013_search': {
+      async up(db: Kysely<unknown>) {
+        for (const statement of dialect === 'sqlite' ? SQLITE_SEARCH : POSTGRES_SEARCH) {
+          await sql.raw(statement).execute(db);
+        }
+      },
+    },
   };
 }
+
+/**
+ * SQLite: FTS5 tables with the `unicode61` tokenizer folding case and accents. Comments are indexed as an
+ * external-content table on their stable `seq` key (nothing stored twice). Projects have no integer key
+ * that survives a VACUUM, so `project_search_keys` gives each one a stable rowid for `projects_fts`, which
+ * keeps its own copy of name and details.
+ */
+const SQLITE_SEARCH = [
+  `create table project_search_keys (
+     seq integer primary key autoincrement,
+     project_id text not null unique
+   )`,
+  `create virtual table projects_fts using fts5(
+     name, details, tokenize = 'unicode61 remove_diacritics 2'
+   )`,
+  `create virtual table comments_fts using fts5(
+     content, content = 'comments', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2'
+   )`,
+  `create trigger projects_search_insert after insert on projects begin
+     insert into project_search_keys (project_id) values (new.id);
+     insert into projects_fts (rowid, name, details)
+       select seq, new.name, new.details from project_search_keys where project_id = new.id;
+   end`,
+  `create trigger projects_search_update after update of name, details on projects
+   when old.name is not new.name or old.details is not new.details begin
+     update projects_fts set name = new.name, details = new.details
+       where rowid = (select seq from project_search_keys where project_id = new.id);
+   end`,
+  `create trigger projects_search_delete after delete on projects begin
+     delete from projects_fts where rowid = (select seq from project_search_keys where project_id = old.id);
+     delete from project_search_keys where project_id = old.id;
+   end`,
+  `create trigger comments_search_insert after insert on comments begin
+     insert into comments_fts (rowid, content) values (new.seq, new.content);
+   end`,
+  `create trigger comments_search_update after update of content on comments
+   when old.content is not new.content begin
+     insert into comments_fts (comments_fts, rowid, content) values ('delete', old.seq, old.content);
+     insert into comments_fts (rowid, content) values (new.seq, new.content);
+   end`,
+  `create trigger comments_search_delete after delete on comments begin
+     insert into comments_fts (comments_fts, rowid, content) values ('delete', old.seq, old.content);
+   end`,
+  `insert into project_search_keys (project_id) select id from projects order by created_at, id`,
+  `insert into projects_fts (rowid, name, details)
+     select keys.seq, projects.name, projects.details
+     from projects join project_search_keys keys on keys.project_id = projects.id`,
+  `insert into comments_fts (comments_fts) values ('rebuild')`,
+];
+
+/**
+ * PostgreSQL: a weighted tsvector per project (name A, details B) and per comment (D) in two tables with
+ * GIN indexes, written by plpgsql triggers and removed with their row by cascade. Text is folded by
+ * `dojo_search_fold` (unaccent, punctuation to spaces, lower case) and indexed with the 'simple'
+ * configuration: no stemming, no stop words, the same words in every language.
+ */
+const POSTGRES_SEARCH = [
+  `create extension if not exists unaccent schema public`,
+  `create function dojo_search_fold(text) returns text language sql immutable strict parallel safe
+   as $$ select lower(regexp_replace(public.unaccent('public.unaccent'::regdictionary, $1), '[[:punct:]]+', ' ', 'g')) $$`,
+  // The query: every word (folded like the text) must be there; the last one may be a prefix.
+  `create function dojo_search_query(words text[]) returns tsquery language sql immutable strict parallel safe
+   as $$
+     select coalesce(to_tsquery('simple', string_agg(
+       quote_literal(dojo_search_fold(word)) || case when position = cardinality(words) then ':*' else '' end,
+       ' & ' order by position)), ''::tsquery)
+     from unnest(words) with ordinality as word_list(word, position)
+   $$`,
+  `create table project_search (
+     seq bigint generated always as identity primary key,
+     project_id text not null unique references projects (id) on delete cascade,
+     document tsvector not null
+   )`,
+  `create index project_search_document on project_search using gin (document)`,
+  `create table comment_search (
+     comment_seq bigint primary key references comments (seq) on delete cascade,
+     project_id text not null,
+     document tsvector not null
+   )`,
+  `create index comment_search_document on comment_search using gin (document)`,
+  `create function dojo_project_search_write() returns trigger language plpgsql as $$
+   begin
+     insert into project_search (project_id, document)
+     values (new.id, setweight(to_tsvector('simple', dojo_search_fold(new.name)), 'A')
+                  || setweight(to_tsvector('simple', dojo_search_fold(new.details)), 'B'))
+     on conflict (project_id) do update set document = excluded.document;
+     return null;
+   end $$`,
+  `create trigger projects_search_insert after insert on projects
+   for each row execute function dojo_project_search_write()`,
+  `create trigger projects_search_update after update of name, details on projects
+   for each row when (old.name is distinct from new.name or old.details is distinct from new.details)
+   execute function dojo_project_search_write()`,
+  `create function dojo_comment_search_write() returns trigger language plpgsql as $$
+   begin
+     insert into comment_search (comment_seq, project_id, document)
+     values (new.seq, new.project_id, to_tsvector('simple', dojo_search_fold(new.content)))
+     on conflict (comment_seq) do update set project_id = excluded.project_id, document = excluded.document;
+     return null;
+   end $$`,
+  `create trigger comments_search_insert after insert on comments
+   for each row execute function dojo_comment_search_write()`,
+  `create trigger comments_search_update after update of content, project_id on comments
+   for each row execute function dojo_comment_search_write()`,
+  `insert into project_search (project_id, document)
+     select id, setweight(to_tsvector('simple', dojo_search_fold(name)), 'A')
+             || setweight(to_tsvector('simple', dojo_search_fold(details)), 'B')
+     from projects order by created_at, id`,
+  `insert into comment_search (comment_seq, project_id, document)
+     select seq, project_id, to_tsvector('simple', dojo_search_fold(content)) from comments`,
+];
 
 export const migrationProviderFor = (dialect: DialectName): MigrationProvider => ({
   getMigrations: async () => buildMigrations(dialect),

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, type CreateProjectInput, type Project } from '../../common';
-import { DojoError } from '../../sdk';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+
+import {
+  LiveRecorder,
+  errorOf,
+  signUpClient,
+  tomorrow,
+  type SignedInClient,
+} from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 let server: TestServer;
@@ -17,16 +23,6 @@ const input = (overrides: Partial<CreateProjectInput> = {}): CreateProjectInput 
   assignedUserIds: [teammate.user.uid],
   ...overrides,
 });
-
-async function errorOf(call: () => Promise<unknown>): Promise<DojoError> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof DojoError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   server = await startTestServer();

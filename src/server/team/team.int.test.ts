@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, type Member, type UserProfile } from '../../common';
 import { DojoError, type DojoClient } from '../../sdk';
 import {
+  errorOf,
   LiveRecorder,
   newClient,
   signUpClient,
@@ -43,16 +44,6 @@ async function signUpWith(
       ...(input.invitation ? { invitation: input.invitation } : {}),
     }),
   );
-}
-
-async function errorOf(call: () => Promise<unknown>): Promise<DojoError> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof DojoError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const tokenOf = (url: string): string => new URL(url).searchParams.get('invitation') ?? '';

@@ -3,6 +3,7 @@ import { CLIENT_ROUTES } from '../../common';
 import { TempleIcon } from '../components/icons';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { useLogout } from '../features/auth/use-logout';
+import { SearchBox } from '../features/search/search-box';
 import { APP_NAME } from '../hooks/use-document-title';
 import './navbar.css';
 
@@ -18,6 +19,7 @@ export function Navbar() {
           <TempleIcon className="brand-logo" />
           <span>{APP_NAME}</span>
         </p>
+        {user && <SearchBox />}
         {user ? (
           <div className="navbar-actions">
             <button

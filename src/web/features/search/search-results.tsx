@@ -1,0 +1,65 @@
+import { Fragment } from 'react';
+import { highlightRanges, type SearchResult } from '../../../common';
+
+/** `text` with the query's words in <mark> (case and accents ignored, as the server matched them). */
+function Highlighted({ text, query }: { text: string; query: string }) {
+  const parts: React.ReactNode[] = [];
+  let at = 0;
+  for (const { start, end } of highlightRanges(text, query)) {
+    if (start > at) parts.push(text.slice(at, start));
+    parts.push(<mark key={start}>{text.slice(start, end)}</mark>);
+    at = end;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return (
+    <>
+      {parts.map((part, index) =>
+        typeof part === 'string' ? <Fragment key={`t${index}`}>{part}</Fragment> : part,
+      )}
+    </>
+  );
+}
+
+const FIELD_LABELS = { name: 'name', details: 'in the details', comment: 'in a comment' } as const;
+
+/** The listbox of the search combobox (search-box.tsx); loaded with the first search. */
+export default function SearchResults(props: {
+  id: string;
+  results: SearchResult[];
+  query: string;
+  active: number;
+  optionId: (index: number) => string;
+  onOpen: (index: number) => void;
+  busy: boolean;
+}) {
+  const { id, results, query, active, optionId, onOpen, busy } = props;
+  return (
+    <ul id={id} className="search-results" role="listbox" aria-label="Projects found" aria-busy={busy}>
+      {results.map((result, index) => (
+        <li
+          key={result.id}
+          id={optionId(index)}
+          className="search-result"
+          role="option"
+          aria-selected={index === active}
+          // Keeps the focus in the box, so the list stays open until the click opens the project.
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => onOpen(index)}
+        >
+          <span className="search-result-name">
+            <Highlighted text={result.name} query={query} />
+          </span>
+          <span className="search-result-category">
+            {result.completed ? `${result.category} · Completed` : result.category}
+          </span>
+          {result.field !== 'name' && (
+            <span className="search-result-snippet">
+              <span className="search-result-field">{FIELD_LABELS[result.field]}: </span>
+              <Highlighted text={result.snippet} query={query} />
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
