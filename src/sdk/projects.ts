@@ -1,4 +1,11 @@
-import type { AddCommentInput, Comment, CommentPage, CreateProjectInput, Project } from '../common';
+import type {
+  AddCommentInput,
+  Comment,
+  CommentPage,
+  CreateProjectInput,
+  EditCommentInput,
+  Project,
+} from '../common';
 import type { Transport } from './transport';
 
 /** Project writes; reads are live subscriptions (`subscribe`). */
@@ -39,5 +46,17 @@ export class ProjectsClient {
   async addComment(projectId: string, input: AddCommentInput): Promise<Comment> {
     const path = `/api/projects/${encodeURIComponent(projectId)}/comments`;
     return (await this.transport.request<{ comment: Comment }>('POST', path, input)).comment;
+  }
+
+  /** Rewrites the viewer's own comment (403 for anyone else's); the answer carries its `editedAt`. */
+  async editComment(projectId: string, commentId: string, input: EditCommentInput): Promise<Comment> {
+    const path = `/api/projects/${encodeURIComponent(projectId)}/comments/${encodeURIComponent(commentId)}`;
+    return (await this.transport.request<{ comment: Comment }>('PATCH', path, input)).comment;
+  }
+
+  /** Deletes the viewer's own comment (403 for anyone else's). */
+  async deleteComment(projectId: string, commentId: string): Promise<void> {
+    const path = `/api/projects/${encodeURIComponent(projectId)}/comments/${encodeURIComponent(commentId)}`;
+    await this.transport.request<void>('DELETE', path);
   }
 }

@@ -289,6 +289,12 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
       },
     },
+    '0014_comment_edits': {
+      async up(db: Kysely<unknown>) {
+        // Issue 12 point 5: an author may edit a comment; null means never edited (the page shows 'edited').
+        await db.schema.alterTable('comments').addColumn('edited_at', 'text').execute();
+      },
+    },
   };
 }
 
