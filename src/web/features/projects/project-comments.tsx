@@ -97,16 +97,19 @@ function CommentItem({
   const [mode, setMode] = useState<Mode>('view');
   const editButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
-  /** Where focus returns when an edit or a delete confirmation closes. */
-  const returnFocus = useRef<HTMLButtonElement | null>(null);
+  /**
+   * Where focus returns when an edit or a delete confirmation closes: its button, which is rendered
+   * again only then, so the focus moves in an effect after that render.
+   */
+  const returnFocus = useRef<RefObject<HTMLButtonElement | null> | null>(null);
   useEffect(() => {
     if (mode !== 'view' || !returnFocus.current) return;
-    returnFocus.current.focus();
+    returnFocus.current.current?.focus();
     returnFocus.current = null;
   }, [mode]);
 
   const close = (to: RefObject<HTMLButtonElement | null>) => {
-    returnFocus.current = to.current;
+    returnFocus.current = to;
     setMode('view');
   };
 
