@@ -38,6 +38,9 @@ export const LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 export const LIVE_MAX_SOCKETS_PER_SESSION = 20;
 export const LIVE_MAX_SOCKETS_PER_USER = 50;
 
+/** The most documents one live query may return at once. */
+export const LIVE_QUERY_LIMIT_MAX = 1000;
+
 /** Comments are read newest first, a page at a time, live (the newest page) and over HTTP (older ones). */
 export const COMMENTS_PAGE_SIZE = 20;
 export const COMMENTS_PAGE_MAX = 100;

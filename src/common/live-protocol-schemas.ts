@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { LIVE_QUERY_LIMIT_MAX } from './limits';
 
 /**
  * The client → server messages of the live-data protocol (live-protocol.ts), validated by the server.
@@ -22,7 +23,15 @@ const LiveQuerySchema = z.object({
   collection: LiveCollectionSchema,
   where: z.optional(z.array(LiveWhereSchema).check(z.maxLength(4))),
   orderBy: z.optional(z.object({ field: boundedString(64), direction: z.enum(['asc', 'desc']) })),
-  limit: z.optional(z.int().check(z.minimum(1), z.maximum(1000))),
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(LIVE_QUERY_LIMIT_MAX))),
+  /**
+   * Keyset bounds on the order (docs/decisions/021-project-paging.md): `[value of the orderBy field, id]`
+   * of a document. `startAfter` keeps documents after it in the order; `endAt` keeps them up to and
+   * including it. A page that is bounded on both sides stays exactly that slice of the list while
+   * documents come and go around and inside it.
+   */
+  startAfter: z.optional(z.tuple([boundedString(64), boundedString(64)])),
+  endAt: z.optional(z.tuple([boundedString(64), boundedString(64)])),
 });
 export type LiveQuery = z.infer<typeof LiveQuerySchema>;
 

@@ -83,8 +83,37 @@ export const ProjectSchema = z.object({
   assignedUserIds: z.array(z.string()),
   createdBy: UserRefSchema,
   createdAt: z.string(),
+  /** Raised by every edit; an edit sends the version it started from (docs/decisions/021-project-paging.md). */
+  version: z.number(),
+  updatedAt: z.string(),
 });
 export type Project = z.infer<typeof ProjectSchema>;
+
+/** An edit: the create form's fields and rules, and the version the editor started from. */
+export const UpdateProjectSchema = z.extend(CreateProjectSchema, {
+  version: z.int({ error: messages.badRequest }).check(z.minimum(1)),
+});
+export type UpdateProjectInput = z.input<typeof UpdateProjectSchema>;
+
+/** A project 'Mark as Complete' took off the dashboards, with who completed it and when. */
+export const CompletedProjectSchema = z.extend(ProjectSchema, {
+  completedAt: z.string(),
+  completedBy: UserRefSchema,
+});
+export type CompletedProject = z.infer<typeof CompletedProjectSchema>;
+
+/** A page of a project list; `nextCursor` asks for the next one (null: this was the last). */
+export const ProjectPageSchema = z.object({
+  projects: z.array(ProjectSchema),
+  nextCursor: z.nullable(z.string()),
+});
+export type ProjectPage = z.infer<typeof ProjectPageSchema>;
+
+export const CompletedProjectPageSchema = z.object({
+  projects: z.array(CompletedProjectSchema),
+  nextCursor: z.nullable(z.string()),
+});
+export type CompletedProjectPage = z.infer<typeof CompletedProjectPageSchema>;
 
 /** A page of a project's comments, newest first; `nextCursor` asks for the next older page (null: none). */
 export const CommentPageSchema = z.object({

@@ -2,9 +2,11 @@ import type {
   AddCommentInput,
   Comment,
   CommentPage,
+  CompletedProjectPage,
   CreateProjectInput,
   EditCommentInput,
   Project,
+  UpdateProjectInput,
 } from '../common';
 import type { Transport } from './transport';
 
@@ -22,9 +24,41 @@ export class ProjectsClient {
     ).project;
   }
 
-  /** 'Mark as Complete': deletes the project; only its creator may. */
+  /**
+   * An edit by the creator or an admin; `version` is the one the edit started from. A 409 `conflict`
+   * means the project changed meanwhile: nothing was saved.
+   */
+  async update(id: string, input: UpdateProjectInput): Promise<Project> {
+    const path = `/api/projects/${encodeURIComponent(id)}`;
+    return (await this.transport.request<{ project: Project }>('PATCH', path, input)).project;
+  }
+
+  /** 'Mark as Complete': off every dashboard, kept among the completed projects; only its creator may. */
   async complete(id: string): Promise<void> {
     await this.transport.request<void>('DELETE', `/api/projects/${encodeURIComponent(id)}`);
+  }
+
+  /** Completed projects, the latest completion first; pass `nextCursor` as `after` for the next page. */
+  listCompleted(page: { after?: string | null; limit?: number } = {}): Promise<CompletedProjectPage> {
+    const query = new URLSearchParams();
+    if (page.after) query.set('after', page.after);
+    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    const search = query.toString();
+    return this.transport.request<CompletedProjectPage>(
+      'GET',
+      `/api/completed-projects${search ? `?${search}` : ''}`,
+    );
+  }
+
+  /** Back on every dashboard (the creator or an admin). */
+  async reopen(id: string): Promise<Project> {
+    const path = `/api/completed-projects/${encodeURIComponent(id)}/reopen`;
+    return (await this.transport.request<{ project: Project }>('POST', path)).project;
+  }
+
+  /** Deletes a completed project and its comments for good (the creator or an admin). */
+  async deleteForGood(id: string): Promise<void> {
+    await this.transport.request<void>('DELETE', `/api/completed-projects/${encodeURIComponent(id)}`);
   }
 
   /**

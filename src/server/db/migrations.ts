@@ -289,6 +289,55 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
       },
     },
+    '0012_project_history': {
+      async up(db: Kysely<unknown>) {
+        // docs/decisions/021-project-paging.md: edits carry a version; 'Mark as Complete' keeps the project.
+        await db.schema
+          .alterTable('projects')
+          .addColumn('version', 'integer', (column) => column.notNull().defaultTo(1))
+          .execute();
+        await db.schema.alterTable('projects').addColumn('updated_at', 'text').execute();
+        await sql`update projects set updated_at = created_at`.execute(db);
+        await db.schema.alterTable('projects').addColumn('completed_at', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('completed_by', 'text').execute();
+
+        // The dashboards page through open projects only, by keyset: partial indexes hold exactly those
+        // rows in each order a page can ask for, so page 2,000 costs what page 1 does.
+        await db.schema.dropIndex('projects_created').execute();
+        await db.schema.dropIndex('projects_category_created').execute();
+        const openOnly = sql<boolean>`completed_at is null`;
+        await db.schema
+          .createIndex('projects_open_created')
+          .on('projects')
+          .columns(['created_at', 'id'])
+          .where(openOnly)
+          .execute();
+        await db.schema
+          .createIndex('projects_open_category_created')
+          .on('projects')
+          .columns(['category', 'created_at', 'id'])
+          .where(openOnly)
+          .execute();
+        await db.schema
+          .createIndex('projects_open_due')
+          .on('projects')
+          .columns(['due_date', 'id'])
+          .where(openOnly)
+          .execute();
+        await db.schema
+          .createIndex('projects_open_category_due')
+          .on('projects')
+          .columns(['category', 'due_date', 'id'])
+          .where(openOnly)
+          .execute();
+        await db.schema
+          .createIndex('projects_completed')
+          .on('projects')
+          .columns(['completed_at', 'id'])
+          .where(sql<boolean>`completed_at is not null`)
+          .execute();
+      },
+    },
     '0014_comment_edits': {
       async up(db: Kysely<unknown>) {
         // Issue 12 point 5: an author may edit a comment; null means never edited (the page shows 'edited').

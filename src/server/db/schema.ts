@@ -101,6 +101,12 @@ export interface ProjectsTable {
   category: string;
   created_by: string;
   created_at: string;
+  /** Raised by every edit; an edit names the version it started from (409 when it moved on). */
+  version: Generated<number>;
+  updated_at: string;
+  /** Set by 'Mark as Complete': the project leaves every dashboard but is kept (null while open). */
+  completed_at: string | null;
+  completed_by: string | null;
 }
 
 interface ProjectAssigneesTable {

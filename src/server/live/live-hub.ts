@@ -15,7 +15,7 @@ import type { Viewer } from '../auth/viewer';
 import { AppError } from '../shared/app-error';
 import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
-import { matchesWhere } from './matches-where';
+import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
 import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
 import { SharedViewers } from './shared-viewers';
 import { SocketCounts } from './socket-counts';
@@ -322,15 +322,20 @@ export class LiveHub {
         }
         const { after } = change;
         if (after === null) continue;
-        if (after && (target.where ?? []).every((clause) => Object.hasOwn(after, clause.field))) {
-          if (matchesWhere(after, target.where)) dirty.add(group);
+        const bound = rangeField(target);
+        if (
+          after &&
+          (target.where ?? []).every((clause) => Object.hasOwn(after, clause.field)) &&
+          (bound === undefined || Object.hasOwn(after, bound))
+        ) {
+          if (matchesWhere(after, target.where) && mayBeInRange(after, target)) dirty.add(group);
           continue;
         }
         const key = `${change.collection}/${change.id}`;
         if (!current.has(key))
           current.set(key, await this.readDoc(change.collection, change.id, group.viewer));
         const doc = current.get(key);
-        if (doc && matchesWhere(doc, target.where)) dirty.add(group);
+        if (doc && matchesWhere(doc, target.where) && mayBeInRange(doc, target)) dirty.add(group);
       }
     }
 

@@ -143,6 +143,14 @@ describe('editing and deleting comments over HTTP', () => {
     await mario.client.projects.deleteComment(elsewhere.id, comment.id);
     expect((await send('DELETE', commentPath(elsewhere.id, comment.id), marioCookie)).status).toBe(404);
     expect(await allComments(elsewhere.id)).toEqual([]);
+
+    // A completed project's comments stay as they were.
+    const kept = await mario.client.projects.addComment(project.id, { content: 'kept as it was' });
+    await mario.client.projects.complete(project.id);
+    expect(
+      (await send('PATCH', commentPath(project.id, kept.id), marioCookie, { content: 'x' })).status,
+    ).toBe(404);
+    expect((await send('DELETE', commentPath(project.id, kept.id), marioCookie)).status).toBe(404);
   });
 });
 

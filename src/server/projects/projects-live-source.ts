@@ -6,6 +6,7 @@ import {
   type LiveWhere,
 } from '../../common';
 import type { LiveSource } from '../live/live-sources';
+import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../shared/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
@@ -43,10 +44,16 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
   if (!isOrderField(order.field)) {
     throw invalidArgument({ orderBy: `Cannot order projects by ${order.field}.` }, messages.badRequest);
   }
+  // Names compare differently in JS and under a database's collation; dates and ids do not.
+  if ((query.startAfter || query.endAt) && order.field === 'name') {
+    throw invalidArgument({ startAfter: 'Pages of projects by name have no cursors.' }, messages.badRequest);
+  }
   return {
     ...filters,
     orderBy: { column: PROJECT_ORDER_COLUMNS[order.field], direction: order.direction },
     limit: query.limit,
+    startAfter: query.startAfter,
+    endAt: query.endAt,
   };
 }
 
@@ -63,6 +70,7 @@ export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
  * followed live so edits and deletes in it show. New comments never enter such a page.
  */
 function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number; before?: string } {
+  refuseCursors(query, 'Comments');
   const refuse = () =>
     invalidArgument(
       { where: 'Comments are read by projectId (==), optionally before (==) a comment id.' },

@@ -1,18 +1,41 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Comment, Project, ProjectCategory, UserRef } from '../../common';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
 import type { Database, ProjectsTable } from '../db/schema';
 
 type ProjectRow = Selectable<ProjectsTable>;
+
+/** A keyset bound: the order column's value and the id of one project (`startAfter` / `endAt`). */
+export type ProjectKey = readonly [value: string, id: string];
 
 export interface ProjectQuery {
   category?: string;
   assignedTo?: string;
   orderBy: { column: 'created_at' | 'due_date' | 'name'; direction: 'asc' | 'desc' };
   limit?: number;
+  /** Only projects after this one in the order. */
+  startAfter?: ProjectKey | undefined;
+  /** Only projects up to and including this one in the order. */
+  endAt?: ProjectKey | undefined;
 }
 
+/**
+ * Open projects (not completed) matching the filters, in order (ties by id), within the keyset bounds.
+ * Each order has a partial index on (filter, column, id) over open projects, so a page deep in the list
+ * reads as few rows as the first (docs/decisions/021-project-paging.md).
+ */
 export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): Promise<Project[]> {
-  let select = db.selectFrom('projects').selectAll();
+  let select = db.selectFrom('projects').selectAll().where('completed_at', 'is', null);
+  const { column, direction } = query.orderBy;
+  const after = direction === 'desc' ? '<' : '>';
+  const upTo = direction === 'desc' ? '>=' : '<=';
+  if (query.startAfter) {
+    const [value, id] = query.startAfter;
+    select = select.where((eb) => eb(eb.refTuple(column, 'id'), after, eb.tuple(value, id)));
+  }
+  if (query.endAt) {
+    const [value, id] = query.endAt;
+    select = select.where((eb) => eb(eb.refTuple(column, 'id'), upTo, eb.tuple(value, id)));
+  }
   if (query.category !== undefined) select = select.where('category', '=', query.category);
   if (query.assignedTo !== undefined) {
     const assignedTo = query.assignedTo;
@@ -33,14 +56,15 @@ export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): 
   return presentProjects(db, await select.execute());
 }
 
+/** A project's row, open or completed. */
 export async function findProjectRow(db: Kysely<Database>, id: string): Promise<ProjectRow | null> {
   return (await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** One project as the API shows it (its comments are read apart, a page at a time). */
+/** One open project as the API shows it (its comments are read apart, a page at a time). */
 export async function findProject(db: Kysely<Database>, id: string): Promise<Project | null> {
   const row = await findProjectRow(db, id);
-  if (!row) return null;
+  if (!row || row.completed_at !== null) return null;
   const [project] = await presentProjects(db, [row]);
   return project ?? null;
 }
@@ -58,10 +82,116 @@ export async function insertProject(
     .execute();
 }
 
-/** Deletes a project of this creator; its assignees and comments go with it (cascade). */
-export async function deleteProjectOf(db: Kysely<Database>, id: string, createdBy: string): Promise<void> {
-  await db.deleteFrom('projects').where('id', '=', id).where('created_by', '=', createdBy).execute();
+/**
+ * Writes an edit if the project is open and still at `version`; false otherwise (changed meanwhile, or
+ * completed). The assignees are replaced in the caller's transaction.
+ */
+export async function updateProjectAtVersion(
+  db: Kysely<Database>,
+  id: string,
+  version: number,
+  fields: { name: string; details: string; due_date: string; category: string; updated_at: string },
+  assigneeIds: readonly string[],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ ...fields, version: sql`version + 1` })
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await db.deleteFrom('project_assignees').where('project_id', '=', id).execute();
+  await db
+    .insertInto('project_assignees')
+    .values(assigneeIds.map((userId, position) => ({ project_id: id, user_id: userId, position })))
+    .execute();
+  return true;
 }
+
+/** 'Mark as Complete': the project leaves the open lists but is kept; false if it was not open. */
+export async function markProjectCompleted(
+  db: Kysely<Database>,
+  id: string,
+  completedBy: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ completed_at: now, completed_by: completedBy, updated_at: now })
+    .where('id', '=', id)
+    .where('completed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Brings a completed project back to the open lists; false if it was not completed. */
+export async function reopenProject(db: Kysely<Database>, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ completed_at: null, completed_by: null, updated_at: now })
+    .where('id', '=', id)
+    .where('completed_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a project for good; its assignees and comments go with it (cascade). */
+export async function deleteProject(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Completed projects, the latest completion first (ties by id), after the keyset `after`. */
+export async function listCompletedProjects(
+  db: Kysely<Database>,
+  page: { after?: ProjectKey | undefined; limit: number },
+): Promise<CompletedProject[]> {
+  let select = db.selectFrom('projects').selectAll().where('completed_at', 'is not', null);
+  if (page.after) {
+    const [value, id] = page.after;
+    select = select.where((eb) => eb(eb.refTuple('completed_at', 'id'), '<', eb.tuple(value, id)));
+  }
+  const rows = await select.orderBy('completed_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  return presentCompletedProjects(db, rows);
+}
+
+export async function findCompletedProject(
+  db: Kysely<Database>,
+  id: string,
+): Promise<CompletedProject | null> {
+  const row = await findProjectRow(db, id);
+  if (!row || row.completed_at === null) return null;
+  const [project] = await presentCompletedProjects(db, [row]);
+  return project ?? null;
+}
+
+async function presentCompletedProjects(
+  db: Kysely<Database>,
+  rows: ProjectRow[],
+): Promise<CompletedProject[]> {
+  const projects = await presentProjects(db, rows);
+  const completerIds = [...new Set(rows.flatMap((row) => (row.completed_by ? [row.completed_by] : [])))];
+  const completers = new Map((await userRefsOf(db, completerIds)).map((user) => [user.id, user]));
+  return projects.map((project, index) => {
+    const row = rows[index];
+    const completedBy = row?.completed_by ?? '';
+    return {
+      ...project,
+      completedAt: row?.completed_at ?? '',
+      completedBy: completers.get(completedBy) ?? { id: completedBy, displayName: '', photoURL: '' },
+    };
+  });
+}
+
+const userRefsOf = async (db: Kysely<Database>, ids: string[]): Promise<UserRef[]> =>
+  ids.length === 0
+    ? []
+    : db
+        .selectFrom('users')
+        .select(['id', 'display_name as displayName', 'photo_url as photoURL'])
+        .where('id', 'in', ids)
+        .execute();
 
 /**
  * Appends a comment in one statement that reads the project too, so a comment can never outlive a
@@ -84,7 +214,8 @@ export async function insertCommentIfProjectExists(
           eb.val(comment.content).as('content'),
           eb.val(comment.createdAt).as('created_at'),
         ])
-        .where('projects.id', '=', comment.projectId),
+        .where('projects.id', '=', comment.projectId)
+        .where('projects.completed_at', 'is', null),
     )
     .returning('id')
     .executeTakeFirst();
@@ -168,6 +299,14 @@ export async function updateCommentOf(
     .where('id', '=', edit.commentId)
     .where('project_id', '=', edit.projectId)
     .where('author_id', '=', edit.authorId)
+    // Not once its project is completed, even if that happened since the caller looked.
+    .where('project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', edit.projectId)
+        .where('completed_at', 'is', null),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -182,6 +321,14 @@ export async function deleteCommentOf(
     .where('id', '=', target.commentId)
     .where('project_id', '=', target.projectId)
     .where('author_id', '=', target.authorId)
+    // Not once its project is completed, even if that happened since the caller looked.
+    .where('project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', target.projectId)
+        .where('completed_at', 'is', null),
+    )
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
@@ -203,12 +350,7 @@ async function presentProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
     .orderBy('project_assignees.project_id')
     .orderBy('project_assignees.position')
     .execute();
-  const creatorIds = [...new Set(rows.map((row) => row.created_by))];
-  const creators = await db
-    .selectFrom('users')
-    .select(['id', 'display_name as displayName', 'photo_url as photoURL'])
-    .where('id', 'in', creatorIds)
-    .execute();
+  const creators = await userRefsOf(db, [...new Set(rows.map((row) => row.created_by))]);
 
   const assigneesByProject = new Map<string, UserRef[]>();
   for (const { projectId, ...user } of assignees) {
@@ -229,6 +371,8 @@ async function presentProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
       assignedUserIds: assignedUsersList.map((user) => user.id),
       createdBy: creatorsById.get(row.created_by) ?? { id: row.created_by, displayName: '', photoURL: '' },
       createdAt: row.created_at,
+      version: row.version,
+      updatedAt: row.updated_at,
     };
   });
 }

@@ -3,14 +3,18 @@ import {
   AddCommentSchema,
   CommentPageSchema,
   CommentSchema,
+  CompletedProjectPageSchema,
   CreateProjectSchema,
   EditCommentSchema,
+  ProjectPageSchema,
   ProjectSchema,
+  UpdateProjectSchema,
 } from '../../common';
 import type { RouteDoc } from '../http/api-docs';
 import {
   CommentPageQuerySchema,
   CommentParamsSchema,
+  CompletedQuerySchema,
   IdParamsSchema,
   ListQuerySchema,
 } from './projects-routes';
@@ -19,19 +23,70 @@ const tag = 'Projects';
 
 export const projectsRouteDocs: RouteDoc[] = [
   {
+    method: 'PATCH',
+    path: '/api/projects/{id}',
+    tag,
+    summary: 'Edit a project (its creator or an admin)',
+    description:
+      "The create form's fields and rules, plus the `version` the edit started from: if the project changed meanwhile, nothing is written and the answer is 409.",
+    auth: 'session-or-token',
+    params: IdParamsSchema,
+    body: { contentType: 'application/json', schema: UpdateProjectSchema },
+    response: {
+      status: 200,
+      description: 'The project as saved',
+      schema: z.object({ project: ProjectSchema }),
+    },
+    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found', 'conflict'],
+  },
+  {
+    method: 'GET',
+    path: '/api/completed-projects',
+    tag,
+    summary: 'Completed projects, the latest completion first, a page at a time',
+    auth: 'session-or-token',
+    query: CompletedQuerySchema,
+    response: {
+      status: 200,
+      description: 'A page of completed projects',
+      schema: CompletedProjectPageSchema,
+    },
+    errors: ['invalid-argument', 'unauthenticated'],
+  },
+  {
+    method: 'POST',
+    path: '/api/completed-projects/{id}/reopen',
+    tag,
+    summary: 'Reopen a completed project (its creator or an admin): back on every dashboard, live',
+    auth: 'session-or-token',
+    params: IdParamsSchema,
+    response: {
+      status: 200,
+      description: 'The reopened project',
+      schema: z.object({ project: ProjectSchema }),
+    },
+    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/completed-projects/{id}',
+    tag,
+    summary: 'Delete a completed project and its comments for good (its creator or an admin)',
+    auth: 'session-or-token',
+    params: IdParamsSchema,
+    response: { status: 204, description: 'Deleted' },
+    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found'],
+  },
+  {
     method: 'GET',
     path: '/api/projects',
     tag,
-    summary: 'List projects, newest first, filtered on the server',
+    summary: 'List open projects a page at a time, newest first or by due date, filtered on the server',
     description:
-      'The web app reads lists through the live protocol (docs/api.md); this is the same query over HTTP.',
+      'Pass `nextCursor` as `after` for the next page, down to the oldest project (keyset paging: every page costs the same). The web app reads lists through the live protocol (docs/api.md); this is the same query over HTTP.',
     auth: 'session-or-token',
     query: ListQuerySchema,
-    response: {
-      status: 200,
-      description: 'The projects, without comments',
-      schema: z.object({ projects: z.array(ProjectSchema) }),
-    },
+    response: { status: 200, description: 'A page of projects, without comments', schema: ProjectPageSchema },
     errors: ['unauthenticated', 'invalid-argument'],
   },
   {
@@ -60,10 +115,12 @@ export const projectsRouteDocs: RouteDoc[] = [
     method: 'DELETE',
     path: '/api/projects/{id}',
     tag,
-    summary: 'Mark as Complete: delete the project (creator only)',
+    summary: 'Mark as Complete (creator only): off every dashboard, kept in /api/completed-projects',
+    description:
+      'Afterwards the project answers 404 here, as a deleted one did; it can be reopened, or deleted for good, under /api/completed-projects.',
     auth: 'session-or-token',
     params: IdParamsSchema,
-    response: { status: 204, description: 'Deleted' },
+    response: { status: 204, description: 'Completed' },
     errors: ['unauthenticated', 'forbidden', 'not-found'],
   },
   {

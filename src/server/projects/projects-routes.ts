@@ -6,7 +6,11 @@ import {
   COMMENTS_PAGE_SIZE,
   CreateProjectSchema,
   EditCommentSchema,
+  LIVE_QUERY_LIMIT_MAX,
+  messages,
   PROJECT_CATEGORIES,
+  UpdateProjectSchema,
+  type CompletedProjectPage,
   type Comment,
   type CommentPage,
   type Project,
@@ -19,7 +23,16 @@ import type { ProjectsService } from './projects-service';
 export const ListQuerySchema = z.object({
   category: z.enum(PROJECT_CATEGORIES).optional(),
   assignedTo: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  /** `newest` (the default) or `dueDate` (soonest first). */
+  sort: z.enum(['newest', 'dueDate'], { error: messages.projectsSortInvalid }).default('newest'),
+  /** The previous page's `nextCursor`. */
+  after: z.string().min(1).max(256).optional(),
+  limit: z.coerce.number().int().min(1).max(LIVE_QUERY_LIMIT_MAX).default(50),
+});
+
+export const CompletedQuerySchema = z.object({
+  after: z.string().min(1).max(256).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -55,10 +68,39 @@ export function registerProjectsRoutes(
     const body = await projects.listJson({
       category: query.category,
       assignedTo: query.assignedTo,
-      orderBy: { column: 'created_at', direction: 'desc' },
+      orderBy:
+        query.sort === 'dueDate'
+          ? { column: 'due_date', direction: 'asc' }
+          : { column: 'created_at', direction: 'desc' },
       limit: query.limit,
+      after: query.after,
     });
     return reply.type('application/json; charset=utf-8').send(body);
+  });
+
+  app.patch('/api/projects/:id', async (request): Promise<{ project: Project }> => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    return { project: await projects.update(viewer, id, parseInput(UpdateProjectSchema, request.body)) };
+  });
+
+  app.get('/api/completed-projects', async (request): Promise<CompletedProjectPage> => {
+    await viewers.requireViewer(request);
+    const query = parseInput(CompletedQuerySchema, request.query);
+    return projects.listCompleted(query);
+  });
+
+  app.post('/api/completed-projects/:id/reopen', async (request): Promise<{ project: Project }> => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    return { project: await projects.reopen(viewer, id) };
+  });
+
+  app.delete('/api/completed-projects/:id', async (request, reply) => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    await projects.deleteForGood(viewer, id);
+    return reply.status(204).send();
   });
 
   app.post(

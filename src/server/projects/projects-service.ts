@@ -4,10 +4,16 @@ import {
   type AddCommentInput,
   type Comment,
   type CommentPage,
+  type CompletedProject,
+  type CompletedProjectPage,
   type CreateProjectInput,
   type EditCommentInput,
   type Project,
+  type UpdateProjectInput,
 } from '../../common';
+import type { FilterableFields } from '../live/change-bus';
+import { AppError } from '../shared/app-error';
+import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
@@ -18,7 +24,12 @@ import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import {
   deleteCommentOf,
-  deleteProjectOf,
+  deleteProject,
+  findCompletedProject,
+  listCompletedProjects,
+  markProjectCompleted,
+  reopenProject,
+  updateProjectAtVersion,
   findComment,
   findCommentAuthor,
   findCommentSeq,
@@ -50,11 +61,30 @@ export class ProjectsService {
     return queryProjects(this.deps.db, query);
   }
 
-  /** The `{ projects }` response body for a list query, served from cache until something changes. */
-  listJson(query: ProjectQuery): Promise<Buffer> {
-    return this.listCache.get(JSON.stringify(query), async () =>
-      Buffer.from(JSON.stringify({ projects: await this.list(query) })),
-    );
+  /**
+   * The `{ projects, nextCursor }` response body for a page of a list, served from cache until something
+   * changes. `after` is the previous page's `nextCursor`.
+   */
+  listJson(
+    query: Omit<ProjectQuery, 'startAfter' | 'limit'> & { limit: number; after?: string },
+  ): Promise<Buffer> {
+    const { after, limit, ...rest } = query;
+    const startAfter = after === undefined ? undefined : decodeProjectCursor(after);
+    return this.listCache.get(JSON.stringify(query), async () => {
+      // One more than asked tells whether another page follows, without a count.
+      const rows = await this.list({ ...rest, startAfter, limit: limit + 1 });
+      const projects = rows.slice(0, limit);
+      const last = projects.at(-1);
+      const column =
+        rest.orderBy.column === 'due_date'
+          ? 'dueDate'
+          : rest.orderBy.column === 'name'
+            ? 'name'
+            : 'createdAt';
+      const nextCursor =
+        rows.length > limit && last ? encodeProjectCursor([String(last[column]), last.id]) : null;
+      return Buffer.from(JSON.stringify({ projects, nextCursor }));
+    });
   }
 
   find(id: string): Promise<Project | null> {
@@ -74,7 +104,8 @@ export class ProjectsService {
   /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
   async getCommentPage(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
     const { db } = this.deps;
-    if (!(await findProjectRow(db, projectId))) throw notFound(messages.projectNotFound);
+    const project = await findProjectRow(db, projectId);
+    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     let beforeSeq: number | undefined;
     if (page.before !== undefined) {
       const seq = await findCommentSeq(db, projectId, page.before);
@@ -88,7 +119,9 @@ export class ProjectsService {
   }
 
   /** A project's newest comments for a live query: none once the project is gone (completed). */
-  newestComments(projectId: string, limit: number): Promise<Comment[]> {
+  async newestComments(projectId: string, limit: number): Promise<Comment[]> {
+    const project = await findProjectRow(this.deps.db, projectId);
+    if (!project || project.completed_at !== null) return [];
     return listComments(this.deps.db, projectId, { limit });
   }
 
@@ -115,6 +148,7 @@ export class ProjectsService {
           category: input.category,
           created_by: viewer.uid,
           created_at: createdAt,
+          updated_at: createdAt,
         },
         input.assignedUserIds,
       );
@@ -125,7 +159,7 @@ export class ProjectsService {
       {
         collection: 'projects',
         id,
-        after: { category: input.category, assignedUserIds: input.assignedUserIds },
+        after: filterableFields({ ...input, createdAt }),
       },
     ]);
     // Presented from what was just written: no read-back on the hot path.
@@ -141,20 +175,121 @@ export class ProjectsService {
       assignedUserIds: assignedUsersList.map((user) => user.id),
       createdBy: { id: viewer.uid, displayName: viewer.displayName, photoURL: viewer.photoURL },
       createdAt,
+      version: 1,
+      updatedAt: createdAt,
     };
   }
 
-  /** 'Mark as Complete' deletes the project; only its creator may. */
-  async complete(viewer: Viewer, id: string): Promise<void> {
+  /**
+   * An edit by the creator or an admin, with the create form's rules. It names the version it started
+   * from; if the project moved on meanwhile, nothing is written and the editor is told (409), so two
+   * people editing at once never silently lose one of the edits.
+   */
+  async update(viewer: Viewer, id: string, input: UpdateProjectInput): Promise<Project> {
     const { db, changes } = this.deps;
-    const project = await findProjectRow(db, id);
-    if (!project) throw notFound(messages.projectNotFound);
-    if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    await deleteProjectOf(db, id, viewer.uid);
+    const existing = await this.find(id);
+    if (!existing) throw notFound(messages.projectNotFound);
+    if (existing.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
+      throw forbidden(messages.onlyCreatorEdits);
+    }
+    const updatedAt = nowIso();
+    await db.transaction().execute(async (trx) => {
+      const known = await listAssignableUserRefs(trx, input.assignedUserIds);
+      // Someone deactivated after being assigned may stay on it; only new assignees must be active.
+      const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
+      if (input.assignedUserIds.some((userId) => !knownIds.has(userId))) {
+        throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
+      }
+      const written = await updateProjectAtVersion(
+        trx,
+        id,
+        input.version,
+        {
+          name: input.name,
+          details: input.details,
+          due_date: input.dueDate,
+          category: input.category,
+          updated_at: updatedAt,
+        },
+        input.assignedUserIds,
+      );
+      if (!written) throw new AppError('conflict', messages.projectChanged);
+    });
     this.listCache.clear();
     this.projectCache.forget(id);
-    // Its comments went with it (cascade): subscribers of them get an empty page.
     await changes.publish([
+      { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
+    ]);
+    const project = await this.find(id);
+    if (!project) throw notFound(messages.projectNotFound);
+    return project;
+  }
+
+  /**
+   * 'Mark as Complete': only the creator may. The project leaves every dashboard at once, as the spec has
+   * it, but it is kept, with its comments, in the completed list, from where it can be reopened.
+   */
+  async complete(viewer: Viewer, id: string): Promise<void> {
+    const { db } = this.deps;
+    const project = await findProjectRow(db, id);
+    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
+    if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
+    if (!(await markProjectCompleted(db, id, viewer.uid, nowIso()))) throw notFound(messages.projectNotFound);
+    await this.projectLeftOpenLists(id);
+  }
+
+  /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
+  async listCompleted(page: { limit: number; after?: string | undefined }): Promise<CompletedProjectPage> {
+    const after = page.after === undefined ? undefined : decodeProjectCursor(page.after);
+    const rows = await listCompletedProjects(this.deps.db, { after, limit: page.limit + 1 });
+    const projects = rows.slice(0, page.limit);
+    const last = projects.at(-1);
+    return {
+      projects,
+      nextCursor: rows.length > page.limit && last ? encodeProjectCursor([last.completedAt, last.id]) : null,
+    };
+  }
+
+  /** Back on every dashboard, live: the creator or an admin. */
+  async reopen(viewer: Viewer, id: string): Promise<Project> {
+    const { db, changes } = this.deps;
+    const completed = await this.completedOrThrow(id);
+    if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
+      throw forbidden(messages.onlyCreatorReopens);
+    }
+    if (!(await reopenProject(db, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
+    this.listCache.clear();
+    this.projectCache.forget(id);
+    await changes.publish([
+      { collection: 'projects', id, after: filterableFields(completed) },
+      { collection: 'comments', id, after: { projectId: id } },
+    ]);
+    const project = await this.find(id);
+    if (!project) throw notFound(messages.projectNotFound);
+    return project;
+  }
+
+  /** Deletes a completed project for good, with its comments: the creator or an admin, once confirmed. */
+  async deleteForGood(viewer: Viewer, id: string): Promise<void> {
+    const completed = await this.completedOrThrow(id);
+    if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
+      throw forbidden(messages.onlyCreatorDeletes);
+    }
+    if (!(await deleteProject(this.deps.db, id))) throw notFound(messages.completedProjectNotFound);
+  }
+
+  private async completedOrThrow(id: string): Promise<CompletedProject> {
+    const completed = await findCompletedProject(this.deps.db, id);
+    if (!completed) throw notFound(messages.completedProjectNotFound);
+    return completed;
+  }
+
+  /** After a project left the open lists: caches drop it and every subscriber is told. */
+  private async projectLeftOpenLists(id: string): Promise<void> {
+    this.listCache.clear();
+    this.projectCache.forget(id);
+    // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
+    await this.deps.changes.publish([
       { collection: 'projects', id, after: null },
       { collection: 'comments', id, after: { projectId: id } },
     ]);
@@ -240,11 +375,26 @@ export class ProjectsService {
     forbiddenMessage: string,
   ): Promise<void> {
     const { db } = this.deps;
+    // A completed project's comments are kept as they were: to its comments, it is gone (as for adding).
+    const project = await findProjectRow(db, projectId);
+    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     const authorId = await findCommentAuthor(db, projectId, commentId);
-    if (authorId === null) {
-      if (!(await findProjectRow(db, projectId))) throw notFound(messages.projectNotFound);
-      throw notFound(messages.commentNotFound);
-    }
+    if (authorId === null) throw notFound(messages.commentNotFound);
     if (authorId !== viewer.uid) throw forbidden(forbiddenMessage);
   }
+}
+
+/** What live queries filter and page projects by, for the change bus: no read-back to route a change. */
+function filterableFields(project: {
+  category: string;
+  assignedUserIds: readonly string[];
+  createdAt: string;
+  dueDate: string;
+}): FilterableFields {
+  return {
+    category: project.category,
+    assignedUserIds: [...project.assignedUserIds],
+    createdAt: project.createdAt,
+    dueDate: project.dueDate,
+  };
 }

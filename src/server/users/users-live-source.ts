@@ -1,5 +1,6 @@
 import { messages, type LiveQuery } from '../../common';
 import type { LiveSource } from '../live/live-sources';
+import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../shared/app-error';
 import {
   USER_PROFILE_COLUMNS,
@@ -13,6 +14,7 @@ const isUserField = (field: string): field is UserProfileField => Object.hasOwn(
 
 /** A live query on `users` in the service's terms; a filter or order the list cannot do is a 400. */
 function userQueryOf(query: LiveQuery): UserProfileQuery {
+  refuseCursors(query, 'Users');
   const where = (query.where ?? []).map((clause): UserProfileFilter => {
     if (clause.field === 'displayName' && clause.op === 'contains-text') {
       return { field: 'displayName', containsText: String(clause.value) };
