@@ -35,8 +35,32 @@ export function formatCalendarDay(value: string): string {
   return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).toDateString();
 }
 
-/** The live query behind each dashboard filter: filtering runs on the server (docs/product-spec.md#flaw-15). */
-export function dashboardQuery(filter: DashboardFilter, uid: string, limit: number) {
+/** The dashboard's orders: newest first (the spec's), or by due date, soonest first. */
+export const DASHBOARD_SORTS = ['newest', 'dueDate'] as const;
+export type DashboardSort = (typeof DASHBOARD_SORTS)[number];
+
+const SORT_ORDER = {
+  newest: { field: 'createdAt', direction: 'desc' },
+  dueDate: { field: 'dueDate', direction: 'asc' },
+} as const;
+
+/** The field a dashboard order sorts by: a page's keyset bound is this field's value and the id. */
+export const sortField = (sort: DashboardSort): 'createdAt' | 'dueDate' => SORT_ORDER[sort].field;
+
+/** A keyset bound of a project list: the sort field's value and the id of one project. */
+export type ProjectKey = [value: string, id: string];
+
+/**
+ * The live query behind each dashboard filter: filtering runs on the server (docs/product-spec.md#flaw-15).
+ * `bounds` picks a slice of the list by keyset (docs/decisions/021-project-paging.md).
+ */
+export function dashboardQuery(
+  filter: DashboardFilter,
+  uid: string,
+  limit: number,
+  sort: DashboardSort = 'newest',
+  bounds: { startAfter?: ProjectKey | undefined; endAt?: ProjectKey | undefined } = {},
+) {
   const where =
     filter === 'all'
       ? []
@@ -47,9 +71,33 @@ export function dashboardQuery(filter: DashboardFilter, uid: string, limit: numb
     kind: 'query' as const,
     collection: 'projects' as const,
     where,
-    orderBy: { field: 'createdAt', direction: 'desc' as const },
+    orderBy: SORT_ORDER[sort],
     limit,
+    ...(bounds.startAfter ? { startAfter: bounds.startAfter } : {}),
+    ...(bounds.endAt ? { endAt: bounds.endAt } : {}),
   };
+}
+
+/** How a due date stands today: past it, within the next 7 days, or later. */
+export type DueStatus = 'overdue' | 'due-soon' | 'later';
+
+/** Days ahead that count as 'due soon'. */
+const DUE_SOON_DAYS = 7;
+
+/** Compares calendar days (YYYY-MM-DD) as the viewer's today sees them, so every time zone agrees on its own day. */
+export function dueStatus(dueDate: string, today: string): DueStatus {
+  if (dueDate < today) return 'overdue';
+  const [year, month, day] = today.split('-').map(Number);
+  const soon = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + DUE_SOON_DAYS))
+    .toISOString()
+    .slice(0, 10);
+  return dueDate <= soon ? 'due-soon' : 'later';
+}
+
+/** The viewer's own calendar day, YYYY-MM-DD. */
+export function localToday(now: Date = new Date()): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { PROJECT_CATEGORIES as CATEGORIES } from '../../src/common';
 import type { Database } from '../../src/server/db/schema';
-import type { TestServer } from './test-server';
-import { openServerDatabase } from './test-database';
+import { openDatabase } from '../../src/server/db/database';
 
 const ROWS_PER_INSERT = 500;
 
@@ -13,10 +12,11 @@ const ROWS_PER_INSERT = 500;
  * first. Nothing is published: call it before anything reads or subscribes to the lists.
  */
 export async function insertProjectsInBulk(
-  server: TestServer,
+  /** The server's data: its DATA_DIR, and its database URL on PostgreSQL. */
+  server: { dataDir: string; databaseUrl?: string | undefined },
   input: { count: number; creatorId: string; assigneeIds: string[]; perMillisecond?: number; start?: Date },
 ): Promise<string[]> {
-  const database = await openServerDatabase(server);
+  const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
   const ids: string[] = [];
   try {
     const startMs = (input.start ?? new Date('2020-01-01T00:00:00.000Z')).getTime();

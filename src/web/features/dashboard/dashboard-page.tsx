@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { messages, type DashboardFilter } from '../../../common';
+import { messages, type DashboardFilter, type DashboardSort } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FilterBar } from './filter-bar';
 import { ProjectList } from './project-list';
-import { PAGE_SIZE } from './project-list-query';
+import { SortSelect } from './sort-select';
 import { useProjectList } from './use-project-list';
 import './dashboard.css';
 
@@ -13,17 +13,17 @@ export { preloadFirstPage } from './project-list-query';
 
 interface View {
   filter: DashboardFilter;
-  limit: number;
+  sort: DashboardSort;
 }
 
 export function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useAuthContext();
-  const [view, setView] = useState<View>({ filter: 'all', limit: PAGE_SIZE });
-  const { docs, error, isPending, isLoadingMore, hasMore } = useProjectList(
+  const [view, setView] = useState<View>({ filter: 'all', sort: 'newest' });
+  const { docs, error, isPending, isLoadingMore, hasMore, showMore } = useProjectList(
     view.filter,
     user?.uid ?? '',
-    view.limit,
+    view.sort,
   );
   const listRef = useRef<HTMLUListElement>(null);
   // After 'Show more', focus moves to the first card that was added (the button may be gone by then).
@@ -39,19 +39,25 @@ export function DashboardPage() {
 
   const changeFilter = (filter: DashboardFilter) => {
     focusFromRef.current = null;
-    setView({ filter, limit: PAGE_SIZE });
+    setView((current) => ({ ...current, filter }));
   };
 
-  const showMore = () => {
+  const changeSort = (sort: DashboardSort) => {
+    focusFromRef.current = null;
+    setView((current) => ({ ...current, sort }));
+  };
+
+  const onShowMore = () => {
     if (isLoadingMore || !docs) return;
     focusFromRef.current = docs.length;
-    setView((current) => ({ ...current, limit: current.limit + PAGE_SIZE }));
+    showMore();
   };
 
   return (
     <div className="dashboard">
       <h2 className="page-title">Dashboard</h2>
       <FilterBar current={view.filter} onChange={changeFilter} />
+      <SortSelect current={view.sort} onChange={changeSort} />
       {error && (
         <p className="error" role="alert">
           {messages.fetchFailed}
@@ -62,7 +68,7 @@ export function DashboardPage() {
       {docs && docs.length > 0 && <ProjectList projects={docs} ref={listRef} />}
       {hasMore && (
         <div className="dashboard-more">
-          <button className="btn" type="button" onClick={showMore} aria-disabled={isLoadingMore}>
+          <button className="btn" type="button" onClick={onShowMore} aria-disabled={isLoadingMore}>
             {isLoadingMore ? messages.loading : 'Show more'}
           </button>
         </div>

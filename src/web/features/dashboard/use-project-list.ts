@@ -1,58 +1,114 @@
-import { useEffect, useState } from 'react';
-import type { DashboardFilter, Project } from '../../../common';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  sortField,
+  type DashboardFilter,
+  type DashboardSort,
+  type Project,
+  type ProjectKey,
+} from '../../../common';
 import type { DojoError } from '../../../sdk';
 import { subscribeLive } from '../../lib/live-preload';
-import { projectListQuery } from './project-list-query';
-
-interface Received {
-  /** Which list (filter and user) the result belongs to; a page size change keeps the same list. */
-  listKey: string;
-  limit: number;
-  docs: Project[] | null;
-  error: DojoError | null;
-}
+import { PAGE_SIZE, pageQuery, type PageBounds } from './project-list-query';
 
 export interface ProjectListState {
-  /** The projects to show, newest first; null before the first snapshot of this filter (or after an error). */
+  /** The projects to show, in order; null before the first page of this list arrived (or after an error). */
   docs: Project[] | null;
   error: DojoError | null;
-  /** True until the first snapshot of this filter arrives. */
+  /** True until the first page of this list arrives. */
   isPending: boolean;
-  /** True while a bigger page is on its way; the smaller one stays on screen meanwhile. */
+  /** True while the page 'Show more' asked for is on its way; what is shown stays meanwhile. */
   isLoadingMore: boolean;
-  /** The server holds older projects than the shown page. */
+  /** The server holds more projects after the shown ones. */
   hasMore: boolean;
+  showMore: () => void;
 }
 
+interface Pages {
+  /** Which list (filter, user, order) the pages belong to. */
+  listKey: string;
+  bounds: PageBounds[];
+  /** What each page showed before its bounds last changed: kept on screen until its new result arrives. */
+  standIns: (Project[] | undefined)[];
+}
+
+const queryKey = (bounds: PageBounds) => JSON.stringify(bounds);
+
 /**
- * The live project list of the dashboard. Filtering, ordering and paging run on the server
- * (docs/product-spec.md#flaw-15). Unlike `useLiveQuery`, raising the limit keeps the current list on screen until the
- * bigger snapshot arrives, so 'Show more' never blanks the page.
+ * The live project list of the dashboard, page by page. Filtering, ordering and paging run on the server
+ * (docs/product-spec.md#flaw-15). Every page is its own live query bounded by keyset, so a page deep in the
+ * list costs what the first does, and projects added or removed above or inside the loaded pages land in
+ * exactly one of them (docs/decisions/021-project-paging.md).
  */
-export function useProjectList(filter: DashboardFilter, uid: string, limit: number): ProjectListState {
-  const listKey = `${filter}\u0000${uid}`;
-  const [received, setReceived] = useState<Received>({ listKey: '', limit: 0, docs: null, error: null });
+export function useProjectList(filter: DashboardFilter, uid: string, sort: DashboardSort): ProjectListState {
+  const listKey = `${filter}\u0000${uid}\u0000${sort}`;
+  const [pages, setPages] = useState<Pages>({ listKey, bounds: [{}], standIns: [undefined] });
+  const [results, setResults] = useState<Map<string, Project[]>>(new Map());
+  const [error, setError] = useState<{ listKey: string; error: DojoError } | null>(null);
 
-  useEffect(
-    () =>
-      // The first page may have been subscribed before the dashboard rendered (preloadFirstPage).
-      subscribeLive<Project>(projectListQuery(filter, uid, limit), {
-        next: (docs) => setReceived({ listKey, limit, docs, error: null }),
-        error: (error) => setReceived({ listKey, limit, docs: null, error }),
+  const current = pages.listKey === listKey ? pages : { listKey, bounds: [{}], standIns: [undefined] };
+  if (current !== pages) setPages(current);
+
+  const keys = useMemo(() => current.bounds.map(queryKey), [current.bounds]);
+  useEffect(() => {
+    const unsubscribes = current.bounds.map((bounds, index) =>
+      subscribeLive<Project>(pageQuery(filter, uid, sort, bounds), {
+        next: (docs) =>
+          setResults((previous) => {
+            // Only this list's current pages are kept: results of pages left behind are dropped here.
+            const wanted = new Set(keys.map((key) => `${listKey}\u0000${key}`));
+            const next = new Map([...previous].filter(([key]) => wanted.has(key)));
+            next.set(`${listKey}\u0000${keys[index] ?? ''}`, docs);
+            return next;
+          }),
+        error: (failure) => setError({ listKey, error: failure }),
       }),
-    [filter, uid, limit, listKey],
-  );
+    );
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+    // The pages' bounds are the subscriptions; `keys` follows them one to one.
+  }, [filter, uid, sort, listKey, current.bounds, keys]);
 
-  // A result of another filter is never shown for this one.
-  const current = received.listKey === listKey ? received : null;
-  const page = current?.docs ?? null;
-  const docs = page ? page.slice(0, current?.limit) : null;
-  const error = current?.error ?? null;
+  const pageDocs = current.bounds.map(
+    (_, index) => results.get(`${listKey}\u0000${keys[index] ?? ''}`) ?? current.standIns[index],
+  );
+  const last = pageDocs.at(-1);
+  const shownPages = pageDocs.map((docs, index) =>
+    index === pageDocs.length - 1 ? docs?.slice(0, PAGE_SIZE) : docs,
+  );
+  const firstArrived = pageDocs[0] !== undefined;
+  const docs = firstArrived ? shownPages.flatMap((page) => page ?? []) : null;
+  const listError = error?.listKey === listKey ? error.error : null;
+
+  const showMore = useCallback(() => {
+    setPages((previous) => {
+      if (previous.listKey !== listKey) return previous;
+      const lastIndex = previous.bounds.length - 1;
+      const lastBounds = previous.bounds[lastIndex] ?? {};
+      const lastDocs = results.get(`${listKey}\u0000${queryKey(lastBounds)}`);
+      const edge = lastDocs?.[PAGE_SIZE - 1];
+      if (!lastDocs || lastDocs.length <= PAGE_SIZE || !edge) return previous;
+      const field = sortField(sort);
+      const edgeKey: ProjectKey = [String(edge[field]), edge.id];
+      return {
+        listKey,
+        // The open page closes at its last shown project; a new open page starts right after it.
+        bounds: [
+          ...previous.bounds.slice(0, lastIndex),
+          { ...lastBounds, endAt: edgeKey },
+          { startAfter: edgeKey },
+        ],
+        standIns: [...previous.standIns.slice(0, lastIndex), lastDocs.slice(0, PAGE_SIZE), undefined],
+      };
+    });
+  }, [listKey, results, sort]);
+
   return {
-    docs,
-    error,
-    isPending: current === null,
-    isLoadingMore: current !== null && current.limit !== limit && error === null,
-    hasMore: current !== null && page !== null && page.length > current.limit,
+    docs: listError ? null : docs,
+    error: listError,
+    isPending: !firstArrived && !listError,
+    isLoadingMore: firstArrived && last === undefined && !listError,
+    hasMore: last !== undefined && last.length > PAGE_SIZE,
+    showMore,
   };
 }

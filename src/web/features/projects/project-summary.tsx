@@ -1,5 +1,6 @@
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
+import { DueStatus } from '../../components/due-status';
 
 export interface ProjectSummaryProps {
   project: Project;
@@ -16,7 +17,10 @@ export function ProjectSummary({ project, onComplete, isCompleting, completeErro
         <h2 id="project-name" className="project-name">
           {project.name}
         </h2>
-        <p className="project-due-date">{`Project due by ${formatCalendarDay(project.dueDate)}`}</p>
+        <p className="project-due-date">
+          {`Project due by ${formatCalendarDay(project.dueDate)}`}
+          <DueStatus dueDate={project.dueDate} />
+        </p>
         <p className="project-details-text">{project.details}</p>
         <p className="project-assigned-label">Project assigned to:</p>
         <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
