@@ -15,10 +15,23 @@ const OPENS = 25;
 /** A plain comment of a few sentences, the same for both threads, so only the thread's size differs. */
 const COMMENT = 'A new comment on a long thread: the numbers look right, shipping it after lunch. '.repeat(4);
 
+/** Resolves once the subscriber has received a `changes` message (event-driven, no polling). */
+function nextChange(live: LiveSocket): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (data: Buffer) => {
+      if (!data.toString().includes('"type":"changes"')) return;
+      live.socket.off('message', onMessage);
+      resolve();
+    };
+    live.socket.on('message', onMessage);
+  });
+}
+
 /**
  * Counts the bytes a subscriber of a project's newest comments receives for one new comment: every
  * message from the post until a probe subscription's snapshot, which the server's serial live queue sends
- * only after the comment's fan-out, so nothing the comment caused can arrive after the count stops.
+ * only after the comment's fan-out, so nothing the comment caused can arrive after the count stops. The
+ * comment is then deleted (and that change awaited), so the thread keeps its size from one to the next.
  */
 async function bytesForNewComment(
   baseUrl: string,
@@ -28,25 +41,32 @@ async function bytesForNewComment(
   probe: number,
 ): Promise<number> {
   let bytes = 0;
-  let sawChange = false;
   const count = (data: Buffer) => {
     const text = data.toString();
     if (text.includes('"type":"snapshot"') && text.includes(`"probe-${probe}"`)) return;
     bytes += data.length;
-    if (text.includes('"type":"changes"')) sawChange = true;
   };
   live.socket.on('message', count);
+  let commentId: string;
   try {
-    await api<{ comment: Comment }>(baseUrl, writer, 'POST', `/api/projects/${projectId}/comments`, {
-      content: COMMENT,
-    });
-    // The change may still be on its way: wait for it (event-driven), then for the probe behind it.
-    while (!sawChange) await new Promise((resolve) => live.socket.once('message', resolve));
+    const changed = nextChange(live);
+    const { comment } = await api<{ comment: Comment }>(
+      baseUrl,
+      writer,
+      'POST',
+      `/api/projects/${projectId}/comments`,
+      { content: COMMENT },
+    );
+    commentId = comment.id;
+    await changed;
     await live.subscribe(`probe-${probe}`, { kind: 'doc', collection: 'projects', id: 'none' });
     live.socket.send(JSON.stringify({ type: 'unsubscribe', id: `probe-${probe}` }));
   } finally {
     live.socket.off('message', count);
   }
+  const removed = nextChange(live);
+  await api(baseUrl, writer, 'DELETE', `/api/projects/${projectId}/comments/${commentId}`);
+  await removed;
   return bytes;
 }
 
@@ -151,7 +171,8 @@ export const commentThread: Benchmark = {
             `query of the project page, ${COMMENTS_PAGE_SIZE} a page); another user posts a ` +
             `${COMMENT.length}-character comment; every WebSocket byte the subscriber receives for it is ` +
             `counted (until a probe subscription's snapshot, which the serial live queue sends after the ` +
-            `fan-out). Median of ${NEW_COMMENTS} comments per run. On the full page of the long thread the ` +
+            `fan-out). Each measured comment is deleted afterwards, so the threads stay at their size. ` +
+            `Median of ${NEW_COMMENTS} comments per run. On the full page of the long thread the ` +
             'message also names the comment that leaves the page (a `removed` entry of ~50 bytes).',
           `Open: from subscribing to the project's newest comments to their snapshot, a fresh query each time ` +
             `(the subscription is dropped between opens, so no result is shared), the two projects in turn on ` +
