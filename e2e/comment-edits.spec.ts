@@ -1,6 +1,7 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, newSignedInContext, newUser, test } from './support/fixtures';
 import {
+  addCommentViaApi,
   closeAll,
   createProjectViaApi,
   openProject,
@@ -90,6 +91,46 @@ test('an author edits and deletes a comment; another open page follows live; axe
     await expect(projectPage.commentsHeading(page)).toBeFocused();
     await expectNoAxeViolations(page);
     await expectNoAxeViolations(watcher);
+  } finally {
+    await closeAll(author.context, reader.context);
+  }
+});
+
+test('edits and deletes in an older page, loaded with "Show older comments", show live', async ({
+  browser,
+}) => {
+  const author = await newSignedInContext(browser, newUser('older-editor'));
+  const reader = await newSignedInContext(browser, newUser('older-reader'));
+  try {
+    const { request } = author.context;
+    const project = await createProjectViaApi(request, {
+      name: uniqueProjectName('older-edits'),
+      assignedUserIds: [reader.user.uid],
+    });
+    // One page and a few more: comments 1–5 are only on the older page.
+    for (let index = 1; index <= 25; index += 1) await addCommentViaApi(request, project.id, `Old ${index}`);
+    const listed = await request.get(`/api/projects/${project.id}/comments?limit=100`);
+    const { comments } = (await listed.json()) as { comments: { id: string; content: string }[] };
+    const idOf = (content: string) => comments.find((comment) => comment.content === content)?.id ?? '';
+
+    const page = reader.page;
+    await openProject(page, project);
+    await expect(projectPage.comment(page, 'Old 6')).toBeVisible();
+    await expect(projectPage.comment(page, 'Old 2')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Show older comments', exact: true }).click();
+    await expect(projectPage.comment(page, 'Old 2')).toBeVisible();
+
+    const path = (content: string) => `/api/projects/${project.id}/comments/${idOf(content)}`;
+    expect((await request.patch(path('Old 2'), { data: { content: 'Old 2, corrected' } })).status()).toBe(
+      200,
+    );
+    const corrected = projectPage.comment(page, 'Old 2, corrected');
+    await expect(corrected).toBeVisible();
+    await expect(corrected).toContainText('(edited)');
+    expect((await request.delete(path('Old 3'))).status()).toBe(204);
+    await expect(projectPage.comment(page, 'Old 3')).toHaveCount(0);
+    await expect(page.getByRole('listitem').filter({ has: page.locator('time') })).toHaveCount(24);
+    await expectNoAxeViolations(page);
   } finally {
     await closeAll(author.context, reader.context);
   }
