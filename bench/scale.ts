@@ -33,6 +33,32 @@ async function firstResult(baseUrl: string, session: Session, target: LiveTarget
   }
 }
 
+/** Projects per dashboard page. */
+const PAGE = 50;
+
+/** The keyset bound after the first `skip` projects, newest first: walked over HTTP in big pages (untimed). */
+async function keyAfter(baseUrl: string, session: Session, skip: number): Promise<[string, string]> {
+  let after: string | null = null;
+  let last: { createdAt: string; id: string } | undefined;
+  for (let seen = 0; seen < skip;) {
+    const limit = Math.min(1000, skip - seen);
+    const query: string = after ? `&after=${encodeURIComponent(after)}` : '';
+    const response = await httpRequest(`${baseUrl}/api/projects?limit=${limit}${query}`, {
+      headers: { cookie: session.cookie },
+    });
+    const page = JSON.parse(response.body.toString()) as {
+      projects: { createdAt: string; id: string }[];
+      nextCursor: string | null;
+    };
+    seen += page.projects.length;
+    last = page.projects.at(-1);
+    after = page.nextCursor;
+    if (!after) break;
+  }
+  if (!last) throw new Error('no projects to page through');
+  return [last.createdAt, last.id];
+}
+
 const firstPage = (baseUrl: string, session: Session, filter: DashboardFilter): Promise<number> =>
   firstResult(baseUrl, session, dashboardQuery(filter, session.uid, 50));
 
@@ -137,6 +163,7 @@ export const scale: Benchmark = {
   title: 'Scale curve: time to the first dashboard page and the first users-panel page',
   async run(context) {
     const sizes = context.quick ? [1000, 10_000] : [1000, 10_000, 100_000];
+    const deepPages = new Map<number, number>();
     const dataDir = path.join(context.tmpDir, 'data');
     const times = new Map<string, number[]>();
     const cold: number[] = [];
@@ -172,9 +199,18 @@ export const scale: Benchmark = {
           http.push(performance.now() - started);
         }
         times.set(`http.${size}`, http);
+        // The deepest page of 50 the dashboard can reach: its keyset bound found by walking, untimed.
+        const deepPage = Math.floor((size - 1) / PAGE) + 1;
+        const deepAfter = await keyAfter(server.url, session, (deepPage - 1) * PAGE);
+        const deep: number[] = [];
+        const deepQuery = dashboardQuery('all', session.uid, PAGE + 1, 'newest', { startAfter: deepAfter });
+        for (let rep = 0; rep < WARM_UP; rep += 1) await firstResult(server.url, session, deepQuery);
+        for (let rep = 0; rep < REPS; rep += 1) deep.push(await firstResult(server.url, session, deepQuery));
+        times.set(`deep.${size}`, deep);
+        deepPages.set(size, deepPage);
         context.log(
           `${size}: ` +
-            [...FILTERS, 'http']
+            [...FILTERS, 'http', 'deep']
               .map((key) => `${key} ${fmt(median(times.get(`${key}.${size}`) ?? []))} ms`)
               .join(', '),
         );
@@ -182,6 +218,7 @@ export const scale: Benchmark = {
         await server.stop();
       }
     }
+    const deepTop = times.get(`deep.${sizes[sizes.length - 1] ?? 0}`) ?? [];
     const userSizes = context.quick ? [100, 1000] : [100, 1000, 10_000];
     const users = await usersCurve(context, userSizes);
 
@@ -190,7 +227,21 @@ export const scale: Benchmark = {
     const base = times.get(`all.${smallest}`) ?? [];
     const top = times.get(`all.${largest}`) ?? [];
     const ratio = top.map((value, index) => value / (base[index] ?? NaN));
+    const largestDeep = deepPages.get(largest) ?? 0;
     const figures: Figure[] = [
+      figure(
+        'scale.deep.ratio',
+        `page ${largestDeep.toLocaleString('en-US')} of ${PAGE} / page 1, live, at ${largest.toLocaleString('en-US')}`,
+        '×',
+        deepTop.map((value, index) => value / (top[index] ?? NaN)),
+        2,
+      ),
+      figure(
+        `scale.deep.${largest}`,
+        `live page ${largestDeep.toLocaleString('en-US')} of ${PAGE} (the oldest projects) @ ${largest.toLocaleString('en-US')}`,
+        'ms',
+        deepTop,
+      ),
       figure(
         'scale.ratio',
         `first page at ${largest.toLocaleString('en-US')} / at ${smallest.toLocaleString('en-US')}`,
@@ -295,6 +346,9 @@ export const scale: Benchmark = {
           'session cookie, subscribe to the first page (50 projects, newest first) and receive the snapshot. ' +
           `Median of ${REPS} fresh sockets per filter (“all”, “mine” = assigned to me, a category) after ${WARM_UP} ` +
           'warm-up pages each; the very first page right after start is reported apart. Also the same page over HTTP.',
+        'The deepest page the dashboard reaches (the oldest 50 projects): the same socket-to-snapshot time for ' +
+          'the live query that starts after the keyset of the project before it (docs/decisions/021-project-paging.md), ' +
+          'its bound found by walking `GET /api/projects` in pages of 1,000 (untimed); compared with page 1, run by run.',
         `Seeding the projects took ${seedSeconds.map((seconds) => `${fmt(seconds)} s`).join(', ')} ` +
           '(batched service calls, see bench/lib/batching.ts).',
         `Users panel: a second data dir grows to ${userSizes.map((size) => size.toLocaleString('en-US')).join(' → ')} ` +

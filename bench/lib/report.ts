@@ -107,6 +107,16 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'scale-deep',
+    what: 'Page 2,000 of 50 vs page 1 at 100k projects (live)',
+    target: 'each ≤ 2× the other',
+    figures: ['scale.deep.ratio', 'scale.all.100000', 'scale.deep.100000'],
+    measured: ([ratio, first, deep]) =>
+      `${fmt(ratio, 2)} × (page 1 ${fmt(first)} ms, page 2,000 ${fmt(deep)} ms)`,
+    met: ([ratio]) => ratio !== undefined && ratio <= 2 && ratio >= 0.5,
+    peer: '—',
+  },
+  {
     id: 'scale-users',
     what: 'Users panel first page, 10,000 vs 100 users',
     target: '≤ 2×',

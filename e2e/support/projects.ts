@@ -152,14 +152,14 @@ export const projectCards = (page: Page): Locator => page.locator('ul.project-li
 
 /** The dashboard card of the project with this exact name. */
 export const projectCard = (page: Page, name: string): Locator =>
-  projectCards(page).filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) });
+  projectCards(page).filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
 
 /** The cards whose name contains `part` (a test's own projects share a unique tag), in page order. */
 export const projectCardsNamed = (page: Page, part: string): Locator =>
-  projectCards(page).filter({ has: page.getByRole('heading', { level: 3, name: part }) });
+  projectCards(page).filter({ has: page.getByRole('heading', { level: 2, name: part }) });
 
-/** The names (the `<h3>`s) of `cards`, for `toHaveText([...])`, which checks count and order. */
-export const cardNames = (cards: Locator): Locator => cards.getByRole('heading', { level: 3 });
+/** The names (the `<h2>`s) of `cards`, for `toHaveText([...])`, which checks count and order. */
+export const cardNames = (cards: Locator): Locator => cards.getByRole('heading', { level: 2 });
 
 /** Opens the dashboard and waits for its first snapshot. */
 export async function openDashboard(page: Page): Promise<void> {
@@ -224,10 +224,10 @@ export async function fillCreateForm(page: Page, input: CreateFormInput): Promis
 // Project page
 
 export const projectPage = {
-  heading: (page: Page, name: string) => page.getByRole('heading', { level: 2, name, exact: true }),
+  heading: (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true }),
   completeButton: (page: Page) => page.getByRole('button', { name: 'Mark as Complete', exact: true }),
   commentsHeading: (page: Page) =>
-    page.getByRole('heading', { level: 3, name: 'Project Comments', exact: true }),
+    page.getByRole('heading', { level: 2, name: 'Project Comments', exact: true }),
   commentBox: (page: Page) => page.getByLabel('Add new comment:', { exact: true }),
   addComment: (page: Page) => page.getByRole('button', { name: 'Add Comment', exact: true }),
   /** The comment (a list item) whose content is exactly `content`. */

@@ -37,6 +37,11 @@ export const allUsersHeading = (page: Page): Locator =>
  * holds an image (the avatar, and the 'online' dot when the user is online).
  */
 export const userRow = (page: Page, displayName: string): Locator =>
-  page.getByText(displayName, { exact: true }).locator('xpath=ancestor::*[.//img or .//*[@role="img"]][1]');
+  // Within the panel: project cards name their assignees as text beside an avatar too.
+  page
+    .getByRole('complementary', { name: 'All Users', exact: true })
+    .getByText(displayName, { exact: true })
+    .locator('xpath=ancestor::*[.//img or .//*[@role="img"]][1]');
 
-export const onlineDot = (row: Locator): Locator => row.getByRole('img', { name: 'online', exact: true });
+/** A user's state in words after their name ('online' or 'offline'); the green dot is its picture. */
+export const onlineDot = (row: Locator): Locator => row.getByText('online', { exact: true });

@@ -1,4 +1,5 @@
 import { BrowserRouter } from 'react-router';
+import { AnnouncerProvider } from '../hooks/use-announcer';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { AppRoutes } from './app-routes';
 import { Layout } from './layout';
@@ -11,9 +12,11 @@ export function App() {
 
   return (
     <BrowserRouter>
-      <Layout>
-        <AppRoutes />
-      </Layout>
+      <AnnouncerProvider>
+        <Layout>
+          <AppRoutes />
+        </Layout>
+      </AnnouncerProvider>
     </BrowserRouter>
   );
 }

@@ -1,6 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { messages } from '../../common';
 import { useAuthContext } from '../hooks/use-auth-context';
+import { LiveAnnouncer } from '../components/live-announcer';
 import { UsersPanel } from '../features/users/users-panel';
 import { ConnectionStatus } from './connection-status';
 import { Navbar } from './navbar';
@@ -24,6 +25,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
       </div>
       {user && <UsersPanel />}
+      <LiveAnnouncer />
     </div>
   );
 }

@@ -13,13 +13,21 @@ export function Navbar() {
   return (
     <header className="navbar">
       <div className="navbar-inner">
-        <h1 className="brand">
+        {/* The app's name, not a heading: each screen's own title is its h1. */}
+        <p className="brand">
           <TempleIcon className="brand-logo" />
           <span>{APP_NAME}</span>
-        </h1>
+        </p>
         {user ? (
           <div className="navbar-actions">
-            <button className="btn" type="button" onClick={() => void logout()} disabled={isPending}>
+            <button
+              className="btn"
+              type="button"
+              onClick={() => {
+                if (!isPending) void logout();
+              }}
+              aria-disabled={isPending || undefined}
+            >
               {isPending ? 'Logging out...' : 'Logout'}
             </button>
           </div>

@@ -15,15 +15,17 @@ export interface AvatarListProps {
 }
 
 /**
- * A row of profile pictures standing alone (no names next to them): each picture's text alternative is the
- * user's display name, and a tooltip shows it to sighted mouse users.
+ * A row of profile pictures without visible names. Each name is text in the list (read as a list of names,
+ * found by searching the page, kept when pictures are off), so the picture itself is decorative; a tooltip
+ * still shows the name to sighted mouse users.
  */
 export function AvatarList({ users, size = 50, className }: AvatarListProps) {
   return (
     <ul className={className ? `avatar-list ${className}` : 'avatar-list'}>
       {users.map((user) => (
         <li key={user.id} className="avatar-list-item" title={user.displayName}>
-          <Avatar src={user.photoURL} name={user.displayName} size={size} />
+          <Avatar src={user.photoURL} name={user.displayName} size={size} decorative />
+          <span className="visually-hidden">{user.displayName}</span>
         </li>
       ))}
     </ul>

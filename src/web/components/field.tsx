@@ -19,6 +19,11 @@ interface FieldBase {
    * Without it the message is shown under the control.
    */
   errorId?: string | undefined;
+  /**
+   * The message is in the form's alert and also under the control, where the eye is while fixing it; the
+   * control is described by the one under it.
+   */
+  repeatBelow?: boolean | undefined;
   className?: string | undefined;
 }
 
@@ -34,8 +39,9 @@ export type FieldProps = FieldBase &
  * for assistive technology: `aria-invalid`, and `aria-describedby` pointing at the message.
  */
 export function Field(props: FieldProps) {
-  const { id, label, error, errorId: shownElsewhere, className } = props;
-  const belowId = `${id}-error`;
+  const { id, label, error, errorId: summaryId, repeatBelow = false, className } = props;
+  const shownElsewhere = repeatBelow ? undefined : summaryId;
+  const belowId = summaryId === `${id}-error` ? `${id}-field-error` : `${id}-error`;
   const errorId = error ? (shownElsewhere ?? belowId) : undefined;
   const aria = { 'aria-invalid': error ? true : undefined, 'aria-describedby': errorId };
 
@@ -49,6 +55,7 @@ export function Field(props: FieldProps) {
       label: _label,
       error: _error,
       errorId: _errorId,
+      repeatBelow: _repeatBelow,
       className: _className,
       ...rest
     } = props;

@@ -19,6 +19,7 @@ export interface TextFieldBinding {
   value: string;
   error: string | undefined;
   errorId: string | undefined;
+  repeatBelow: boolean;
   onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
 }
 
@@ -52,6 +53,8 @@ export interface FormActionOptions<Values, Data> {
   fields: Readonly<Record<string, string>>;
   /** Fields whose message is shown under the control; every other message is a line of the form's alert. */
   shownBelow?: readonly string[];
+  /** Fields whose message is a line of the alert and is shown under the control as well. */
+  repeatBelow?: readonly string[];
 }
 
 const NO_PROBLEMS: FormProblems = { fields: {}, message: null };
@@ -69,6 +72,7 @@ export function useFormAction<Values, Data>({
   send,
   fields,
   shownBelow = [],
+  repeatBelow = [],
 }: FormActionOptions<Values, Data>) {
   const sending = useRef(false);
   const messageId = `${useId()}-message`;
@@ -125,7 +129,11 @@ export function useFormAction<Values, Data>({
     errorIds[name] = addLine(name, `${fields[name] ?? name}-error`, text);
   }
 
-  const fieldError = (name: string) => ({ error: problems.fields[name], errorId: errorIds[name] });
+  const fieldError = (name: string) => ({
+    error: problems.fields[name],
+    errorId: errorIds[name],
+    repeatBelow: repeatBelow.includes(name),
+  });
   const setFieldError = (name: string, text: string | undefined) =>
     setEdits((current) => ({
       of: state,

@@ -37,7 +37,7 @@ export function CreateInvitationForm({ onCreated }: { onCreated: (invitation: In
 
   return (
     <section className="admin-card" aria-labelledby="invite-heading">
-      <h3 id="invite-heading">Create an invitation</h3>
+      <h2 id="invite-heading">Create an invitation</h2>
       <form
         onSubmit={(event) => form.submit(event, { maxUses, expiresInDays, email })}
         noValidate

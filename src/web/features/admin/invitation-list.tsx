@@ -40,7 +40,7 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
 
   return (
     <section className="admin-card" aria-labelledby="invitations-heading">
-      <h3 id="invitations-heading">Invitations</h3>
+      <h2 id="invitations-heading">Invitations</h2>
       {loadError && (
         <p className="error" role="alert">
           {loadError}

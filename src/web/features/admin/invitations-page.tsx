@@ -4,6 +4,7 @@ import { InvitationList } from './invitation-list';
 import { SignupPolicyForm } from './signup-policy-form';
 import { useInvitations } from './use-invitations';
 import './admin.css';
+import { PageTitle } from '../../components/page-title';
 
 /** Who may sign up, and invitation links (admins only). */
 export function InvitationsPage() {
@@ -11,7 +12,7 @@ export function InvitationsPage() {
   const { invitations, error, add, replace } = useInvitations();
   return (
     <div className="admin-page">
-      <h2 className="page-title">Invitations</h2>
+      <PageTitle>Invitations</PageTitle>
       <SignupPolicyForm />
       <CreateInvitationForm onCreated={add} />
       <InvitationList invitations={invitations} loadError={error} onRevoked={replace} />

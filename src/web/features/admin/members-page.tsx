@@ -10,6 +10,7 @@ import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
 import { useMembers } from './use-members';
 import './admin.css';
+import { PageTitle } from '../../components/page-title';
 
 /** The server is asked once typing pauses this long, not on every keystroke. */
 const SEARCH_DELAY_MS = 250;
@@ -81,7 +82,7 @@ export function MembersPage() {
 
   return (
     <div className="admin-page">
-      <h2 className="page-title">Members</h2>
+      <PageTitle>Members</PageTitle>
       <div className="admin-search form-field">
         <label htmlFor="members-search">Search members by name or email:</label>
         <input

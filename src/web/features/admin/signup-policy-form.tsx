@@ -64,7 +64,7 @@ export function SignupPolicyForm() {
 
   return (
     <section className="admin-card" aria-labelledby="policy-heading">
-      <h3 id="policy-heading">Who can sign up</h3>
+      <h2 id="policy-heading">Who can sign up</h2>
       {loadError && (
         <p className="error" role="alert">
           {loadError}

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import './auth-form.css';
+import { PageTitle } from '../../components/page-title';
 
 const FIELDS = { email: 'forgot-email' };
 
@@ -32,7 +33,9 @@ export function ForgotPasswordPage() {
       noValidate
       aria-labelledby="forgot-heading"
     >
-      <h2 id="forgot-heading">forgot password</h2>
+      <PageTitle id="forgot-heading" className="auth-title">
+        forgot password
+      </PageTitle>
       <p>Enter the email address of your account and we will email you a link to set a new password.</p>
       <Field
         id={FIELDS.email}

@@ -8,6 +8,7 @@ import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useAuthOptions } from './use-auth-options';
 import { useLogin } from './use-login';
 import './auth-form.css';
+import { PageTitle } from '../../components/page-title';
 
 const FIELDS = { email: 'login-email', password: 'login-password' };
 
@@ -33,7 +34,9 @@ export function LoginPage() {
       noValidate
       aria-labelledby="login-heading"
     >
-      <h2 id="login-heading">login</h2>
+      <PageTitle id="login-heading" className="auth-title">
+        login
+      </PageTitle>
       <CredentialFields
         ids={FIELDS}
         email={[email, setEmail]}

@@ -8,6 +8,7 @@ import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import './auth-form.css';
+import { PageTitle } from '../../components/page-title';
 
 const FIELDS = { password: 'reset-password' };
 
@@ -62,7 +63,9 @@ export function ResetPasswordPage() {
       noValidate
       aria-labelledby="reset-heading"
     >
-      <h2 id="reset-heading">set a new password</h2>
+      <PageTitle id="reset-heading" className="auth-title">
+        set a new password
+      </PageTitle>
       {link.status === 'checking' && <p className="loading">{messages.loading}</p>}
       {link.status === 'invalid' && (
         <>

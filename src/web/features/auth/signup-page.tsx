@@ -12,6 +12,7 @@ import { useAuthOptions } from './use-auth-options';
 import { useInvitation } from './use-invitation';
 import { useSignup } from './use-signup';
 import './auth-form.css';
+import { PageTitle } from '../../components/page-title';
 
 const FIELDS = {
   email: 'signup-email',
@@ -54,6 +55,8 @@ export function SignupPage() {
     send: signup,
     fields: FIELDS,
     shownBelow: ['email', 'password', 'displayName'],
+    // Under the field like the others' (and in the alert, where the file's checks have always been told).
+    repeatBelow: ['thumbnail'],
   });
   const thumbnail = useThumbnailPick((problem) => form.setFieldError('thumbnail', problem));
   // An invitation for one address fixes the email: the server accepts no other.
@@ -67,7 +70,9 @@ export function SignupPage() {
       noValidate
       aria-labelledby="signup-heading"
     >
-      <h2 id="signup-heading">sign up</h2>
+      <PageTitle id="signup-heading" className="auth-title">
+        sign up
+      </PageTitle>
       {invitation.status === 'checking' && <p className="loading">Checking your invitation...</p>}
       {invitation.status === 'valid' && (
         <p className="auth-note" role="status">

@@ -5,8 +5,10 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FilterBar } from './filter-bar';
 import { ProjectList } from './project-list';
 import { SortSelect } from './sort-select';
+import { useListAnnouncements } from './use-list-announcements';
 import { useProjectList } from './use-project-list';
 import './dashboard.css';
+import { PageTitle } from '../../components/page-title';
 
 // Called by the app when the dashboard is the screen a visit opens on (app-routes.tsx).
 export { preloadFirstPage } from './project-list-query';
@@ -25,6 +27,7 @@ export function DashboardPage() {
     user?.uid ?? '',
     view.sort,
   );
+  useListAnnouncements(view.filter, view.sort, user?.uid ?? '', docs, hasMore);
   const listRef = useRef<HTMLUListElement>(null);
   // After 'Show more', focus moves to the first card that was added (the button may be gone by then).
   const focusFromRef = useRef<number | null>(null);
@@ -55,7 +58,7 @@ export function DashboardPage() {
 
   return (
     <div className="dashboard">
-      <h2 className="page-title">Dashboard</h2>
+      <PageTitle>Dashboard</PageTitle>
       <FilterBar current={view.filter} onChange={changeFilter} />
       <SortSelect current={view.sort} onChange={changeSort} />
       {error && (

@@ -17,7 +17,7 @@ export function ProjectList({ projects, ref }: ProjectListProps) {
       {projects.map((project) => (
         <li key={project.id}>
           <Link className="project-card" to={projectPath(project.id)}>
-            <h3 className="project-card-name">{project.name}</h3>
+            <h2 className="project-card-name">{project.name}</h2>
             <p className="project-card-due">
               {`Due by ${formatCalendarDay(project.dueDate)}`}
               <DueStatus dueDate={project.dueDate} today={today} />

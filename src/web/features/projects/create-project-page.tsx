@@ -4,6 +4,7 @@ import Select, { NonceProvider, type MultiValue, type SingleValue } from 'react-
 import {
   CLIENT_ROUTES,
   CreateProjectSchema,
+  announcements,
   PROJECT_CATEGORIES,
   messages,
   userSearchQuery,
@@ -16,11 +17,13 @@ import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { getCspNonce } from '../../lib/csp-nonce';
 import { dojo } from '../../lib/dojo-client';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useAnnouncer } from '../../hooks/use-announcer';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
 import { selectControlProps } from './select-theme';
 import './create-project-page.css';
+import { PageTitle } from '../../components/page-title';
 
 interface CategoryOption {
   value: ProjectCategory;
@@ -72,6 +75,7 @@ const checkProject = checkWith(CreateProjectSchema);
 
 function CreateProjectForm() {
   const navigate = useNavigate();
+  const { say } = useAnnouncer();
   const users = useAssigneeSearch();
   const [name, setName] = useState('');
   const [details, setDetails] = useState('');
@@ -85,9 +89,12 @@ function CreateProjectForm() {
     send: async (input: CreateProjectInput) => {
       // Navigate on the result of this call, never on a stale error state (docs/product-spec.md#flaw-9).
       await dojo.projects.create(input);
+      say(announcements.projectCreated);
       await navigate(CLIENT_ROUTES.dashboard);
     },
     fields: FIELDS,
+    // Next to each field, where it is fixed, as well as together in the summary after the button.
+    repeatBelow: Object.keys(FIELDS),
   });
   const edited = (field: keyof typeof FIELDS) => form.setFieldError(field, undefined);
 
@@ -198,7 +205,7 @@ export function CreateProjectPage() {
   return (
     <NonceProvider nonce={getCspNonce() ?? ''} cacheKey="dojo">
       <div className="create-project">
-        <h2 className="page-title">Create a new Project</h2>
+        <PageTitle>Create a new Project</PageTitle>
         <CreateProjectForm />
       </div>
     </NonceProvider>

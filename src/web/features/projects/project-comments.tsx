@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 
 import { formatDistance } from 'date-fns';
 import {
   AddCommentSchema,
+  announcements,
   EditCommentSchema,
   messages,
   type AddCommentInput,
@@ -11,6 +12,7 @@ import {
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
@@ -123,6 +125,8 @@ function CommentItem({
         <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
           {relativeTime(comment.createdAt, now)}
         </time>
+        {/* The exact moment, for those who cannot hover over the relative time. */}
+        <span className="visually-hidden">{`, ${absoluteTime(comment.createdAt)}`}</span>
         {comment.editedAt && (
           <>
             {' '}
@@ -133,6 +137,7 @@ function CommentItem({
               </time>
               )
             </span>
+            <span className="visually-hidden">{`, ${absoluteTime(comment.editedAt)}`}</span>
           </>
         )}
       </p>
@@ -304,6 +309,7 @@ const FIELDS = { content: 'new-comment' };
 
 function CommentForm({ projectId }: { projectId: string }) {
   const [content, setContent] = useState('');
+  const { say } = useAnnouncer();
   const form = useFormAction({
     check: checkComment,
     send: async (input: AddCommentInput) => {
@@ -311,6 +317,7 @@ function CommentForm({ projectId }: { projectId: string }) {
       // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
       // edited since.
       setContent((current) => (current === input.content ? '' : current));
+      say(announcements.commentAdded);
     },
     fields: FIELDS,
   });
@@ -388,9 +395,9 @@ export function ProjectComments({ projectId }: { projectId: string }) {
   };
   return (
     <section className="project-comments" aria-labelledby="project-comments-heading">
-      <h3 id="project-comments-heading" className="project-comments-heading" ref={heading} tabIndex={-1}>
+      <h2 id="project-comments-heading" className="project-comments-heading" ref={heading} tabIndex={-1}>
         Project Comments
-      </h3>
+      </h2>
       {hasOlder && (
         <OlderComments loading={loadingOlder} error={olderError} onLoad={() => void handleLoadOlder()} />
       )}

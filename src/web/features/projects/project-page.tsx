@@ -1,5 +1,7 @@
 import { useNavigate, useParams } from 'react-router';
-import { CLIENT_ROUTES, messages, type Project } from '../../../common';
+import { CLIENT_ROUTES, announcements, messages, type Project } from '../../../common';
+import { PageTitle } from '../../components/page-title';
+import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
@@ -18,6 +20,7 @@ export function ProjectPage() {
   const navigate = useNavigate();
   const { docs, error } = useLiveQuery<Project>(validId ? { kind: 'doc', collection: 'projects', id } : null);
   const completion = useCompleteProject();
+  const { say } = useAnnouncer();
 
   // While 'Mark as Complete' waits for its answer, the live subscription may already report the project
   // gone: the page keeps showing it until the call returns (then it navigates, or shows the failure).
@@ -40,7 +43,10 @@ export function ProjectPage() {
     const isCreator = user !== null && project.createdBy.id === user.uid;
     const handleComplete = async () => {
       if (completion.isPending) return;
-      if (await completion.complete(project)) await navigate(CLIENT_ROUTES.dashboard);
+      if (await completion.complete(project)) {
+        say(announcements.projectCompleted);
+        await navigate(CLIENT_ROUTES.dashboard);
+      }
     };
     return (
       <div className="project-details">
@@ -58,6 +64,7 @@ export function ProjectPage() {
   if (missing) {
     return (
       <div className="project-details">
+        <PageTitle>Project</PageTitle>
         <p className="error" role="alert">
           {messages.noSuchDocument}
         </p>
@@ -68,6 +75,7 @@ export function ProjectPage() {
   if (error) {
     return (
       <div className="project-details">
+        <PageTitle>Project</PageTitle>
         <p className="error" role="alert">
           {messages.documentFailed}
         </p>
@@ -77,6 +85,7 @@ export function ProjectPage() {
 
   return (
     <div className="project-details">
+      <PageTitle>Project</PageTitle>
       <p className="loading">{messages.loading}</p>
     </div>
   );

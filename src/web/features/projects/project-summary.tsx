@@ -1,6 +1,7 @@
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
 import { DueStatus } from '../../components/due-status';
+import { PageTitle } from '../../components/page-title';
 
 export interface ProjectSummaryProps {
   project: Project;
@@ -14,9 +15,9 @@ export function ProjectSummary({ project, onComplete, isCompleting, completeErro
   return (
     <section className="project-summary" aria-labelledby="project-name">
       <div className="project-summary-card">
-        <h2 id="project-name" className="project-name">
+        <PageTitle id="project-name" className="project-name">
           {project.name}
-        </h2>
+        </PageTitle>
         <p className="project-due-date">
           {`Project due by ${formatCalendarDay(project.dueDate)}`}
           <DueStatus dueDate={project.dueDate} />
@@ -25,8 +26,16 @@ export function ProjectSummary({ project, onComplete, isCompleting, completeErro
         <p className="project-assigned-label">Project assigned to:</p>
         <AvatarList className="project-assignees" users={project.assignedUsersList} size={50} />
       </div>
+      {/* While the answer is awaited it stays focusable (aria-disabled), so focus is not dropped to the page. */}
       {onComplete && (
-        <button className="btn project-complete" type="button" onClick={onComplete} disabled={isCompleting}>
+        <button
+          className="btn project-complete"
+          type="button"
+          aria-disabled={isCompleting || undefined}
+          onClick={() => {
+            if (!isCompleting) onComplete();
+          }}
+        >
           Mark as Complete
         </button>
       )}

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
+import { useAnnouncer } from '../../hooks/use-announcer';
+import { useAuthContext } from '../../hooks/use-auth-context';
 import { COMMENTS_PAGE_SIZE, projectCommentsQuery, type Comment } from '../../../common';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -83,16 +85,26 @@ export function useProjectComments(projectId: string) {
   const subscriptions = useRef(new Map<string, () => void>());
   const waiting = useRef(new Map<string, (result: LoadResult) => void>());
 
-  useEffect(
-    () =>
-      dojo.subscribe<Comment>(projectCommentsQuery(projectId, COMMENTS_PAGE_SIZE), {
-        next: (page) =>
-          setLive((current) =>
-            withLivePage(current.projectId === projectId ? current : noLive(projectId), page),
-          ),
-      }),
-    [projectId],
-  );
+  const { report } = useAnnouncer();
+  const uid = useAuthContext().user?.uid;
+
+  useEffect(() => {
+    // Comments already on the page: the first live page is what the user opened, not news.
+    let seen: Set<string> | null = null;
+    return dojo.subscribe<Comment>(projectCommentsQuery(projectId, COMMENTS_PAGE_SIZE), {
+      next: (page) => {
+        if (seen) {
+          const known = seen;
+          const fresh = page.filter((comment) => !known.has(comment.id) && comment.authorId !== uid);
+          if (fresh.length > 0) report({ kind: 'commentsAdded', count: fresh.length });
+        }
+        seen = new Set([...(seen ?? []), ...page.map((comment) => comment.id)]);
+        setLive((current) =>
+          withLivePage(current.projectId === projectId ? current : noLive(projectId), page),
+        );
+      },
+    });
+  }, [projectId, uid, report]);
 
   const currentLive = live.projectId === projectId ? live : noLive(projectId);
   const currentOlder = older.projectId === projectId ? older : noOlder(projectId);

@@ -25,7 +25,7 @@ export function DeleteAccountForm() {
 
   return (
     <section className="settings-section settings-danger" aria-labelledby="delete-heading">
-      <h3 id="delete-heading">Delete my account</h3>
+      <h2 id="delete-heading">Delete my account</h2>
       <p id="delete-warning" className="settings-warning">
         This cannot be undone. Your account and profile are deleted and you are signed out everywhere. The
         projects and comments you wrote stay, shown as written by a deleted user.

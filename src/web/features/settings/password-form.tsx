@@ -34,7 +34,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
 
   return (
     <section className="settings-section" aria-labelledby="password-heading">
-      <h3 id="password-heading">Change password</h3>
+      <h2 id="password-heading">Change password</h2>
       <form
         className="settings-form"
         onSubmit={(event) => form.submit(event, { currentPassword, newPassword })}

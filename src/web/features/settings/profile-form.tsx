@@ -48,12 +48,13 @@ export function ProfileForm({ user }: { user: AuthUser }) {
     },
     fields: FIELDS,
     shownBelow: ['displayName'],
+    repeatBelow: ['thumbnail'],
   });
   const thumbnail = useThumbnailPick((problem) => form.setFieldError('thumbnail', problem));
 
   return (
     <section className="settings-section" aria-labelledby="profile-heading">
-      <h3 id="profile-heading">Profile</h3>
+      <h2 id="profile-heading">Profile</h2>
       <form
         className="settings-form"
         onSubmit={(event) => form.submit(event, { displayName, thumbnail: thumbnail.file })}

@@ -37,7 +37,7 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
 
   return (
     <section className="settings-section" aria-labelledby="sessions-heading">
-      <h3 id="sessions-heading">Where you are signed in</h3>
+      <h2 id="sessions-heading">Where you are signed in</h2>
       {loadError && (
         <p className="error" role="alert">
           {loadError}

@@ -1,11 +1,13 @@
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { AnnouncementsSection } from './announcements-section';
 import { DeleteAccountForm } from './delete-account-form';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
 import { useSessions } from './use-sessions';
 import './settings.css';
+import { PageTitle } from '../../components/page-title';
 
 /** The signed-in user's own account: profile, password, sessions, deletion. */
 export function SettingsPage() {
@@ -16,10 +18,11 @@ export function SettingsPage() {
 
   return (
     <div className="settings">
-      <h2 className="page-title">Account settings</h2>
+      <PageTitle>Account settings</PageTitle>
       <ProfileForm user={user} />
       <PasswordForm onChanged={sessions.reload} />
       <SessionsSection {...sessions} />
+      <AnnouncementsSection />
       <DeleteAccountForm />
     </div>
   );

@@ -17,6 +17,7 @@ export function useUsers() {
   const docs = all ? all.slice(0, limit) : null;
   return {
     docs,
+    limit,
     error: state.error,
     isPending: docs === null && state.error === null,
     hasMore: state.docs !== null && state.docs.length > limit,

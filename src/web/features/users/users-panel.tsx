@@ -1,10 +1,12 @@
 import { messages } from '../../../common';
 import { Avatar } from '../../components/avatar';
+import { usePresenceAnnouncements } from './use-presence-announcements';
 import { useUsers } from './use-users';
 import './users-panel.css';
 
 export function UsersPanel() {
-  const { docs: users, error, isPending, hasMore, isLoadingMore, showMore } = useUsers();
+  const { docs: users, limit, error, isPending, hasMore, isLoadingMore, showMore } = useUsers();
+  usePresenceAnnouncements(users, limit);
 
   return (
     <aside className="users-panel" aria-labelledby="users-panel-heading">
@@ -15,16 +17,26 @@ export function UsersPanel() {
         <ul className="user-list">
           {users.map((user) => (
             <li key={user.id} className="user-list-item">
-              {/* Online is announced in words, not shown by colour alone (docs/product-spec.md#flaw-17). */}
-              {user.online && <span className="online-dot" role="img" aria-label="online" />}
-              <span className="user-list-name">{user.displayName}</span>
+              {/* The dot is the picture of what the word after the name says (docs/product-spec.md#flaw-17). */}
+              {user.online && <span className="online-dot" aria-hidden="true" />}
+              <span className="user-list-text">
+                <span className="user-list-name">{user.displayName}</span>{' '}
+                <span className="user-list-state">{user.online ? 'online' : 'offline'}</span>
+              </span>
               <Avatar src={user.photoURL} name={user.displayName} decorative size={40} />
             </li>
           ))}
         </ul>
       )}
       {(hasMore || isLoadingMore) && (
-        <button className="btn users-panel-more" type="button" onClick={showMore} disabled={isLoadingMore}>
+        <button
+          className="btn users-panel-more"
+          type="button"
+          onClick={() => {
+            if (!isLoadingMore) showMore();
+          }}
+          aria-disabled={isLoadingMore || undefined}
+        >
           {isLoadingMore ? 'Loading...' : 'Show more users'}
         </button>
       )}

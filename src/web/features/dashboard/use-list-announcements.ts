@@ -1,0 +1,72 @@
+import { useEffect, useRef } from 'react';
+import {
+  announcements,
+  sortField,
+  type DashboardFilter,
+  type DashboardSort,
+  type Project,
+} from '../../../common';
+import { useAnnouncer } from '../../hooks/use-announcer';
+
+interface Seen {
+  filter: DashboardFilter;
+  sort: DashboardSort;
+  createdAt: Map<string, string>;
+  /** Each shown project's value of the field the list is sorted by. */
+  orderValue: Map<string, string>;
+}
+
+/**
+ * Tells the dashboard's changes (docs/decisions/019-announcements.md): the result of a filter the user
+ * chose, and projects other people added or removed. The list a visit or a filter opens with is what the
+ * user asked for, never 'new'; projects the user made are confirmed where they were made; 'Show more'
+ * brings older projects, which are not new either.
+ */
+export function useListAnnouncements(
+  filter: DashboardFilter,
+  sort: DashboardSort,
+  uid: string,
+  docs: readonly Project[] | null,
+  hasMore: boolean,
+): void {
+  const { say, report } = useAnnouncer();
+  const seenRef = useRef<Seen | null>(null);
+
+  useEffect(() => {
+    if (!docs) return;
+    const previous = seenRef.current;
+    const field = sortField(sort);
+    seenRef.current = {
+      filter,
+      sort,
+      createdAt: new Map(docs.map((project) => [project.id, project.createdAt])),
+      orderValue: new Map(docs.map((project) => [project.id, String(project[field])])),
+    };
+    if (!previous) return;
+    // A new order shows the same projects differently: nothing came or went.
+    if (previous.sort !== sort) return;
+    if (previous.filter !== filter) {
+      say(announcements.filterResult(filter, docs.length, hasMore));
+      return;
+    }
+    const times = [...previous.createdAt.values()].sort();
+    const newestBefore = times.at(-1) ?? '';
+    const added = docs.filter(
+      (project) =>
+        !previous.createdAt.has(project.id) &&
+        project.createdAt >= newestBefore &&
+        project.createdBy.id !== uid,
+    ).length;
+    // The last loaded page is full while more follow: a project arriving above pushes its last one out of
+    // view, which was not removed. In the list's order, 'after the last shown' is what the sort says.
+    const lastShown = String(docs.at(-1)?.[field] ?? '');
+    const pastTheEnd = (value: string) => (sort === 'newest' ? value <= lastShown : value >= lastShown);
+    const ids = new Set(docs.map((project) => project.id));
+    const removed = [...previous.orderValue].filter(
+      ([id, value]) => !ids.has(id) && !(hasMore && pastTheEnd(value)),
+    ).length;
+    if (added > 0) report({ kind: 'projectsAdded', count: added });
+    if (removed > 0) report({ kind: 'projectsRemoved', count: removed });
+    // Run again with the same docs (e.g. 'Show more' raised the limit), nothing differs: nothing is said.
+  }, [docs, filter, sort, uid, hasMore, say, report]);
+}
