@@ -1,5 +1,6 @@
 import pMap from 'p-map';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertObjectsInBulk } from '../../../test/support/bulk-objects';
 import { signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 import { list, listAll, uploadBytes, type ListResult } from './operations';
@@ -44,7 +45,16 @@ beforeAll(async () => {
   allNames.push(...directNames);
   expect(allNames).toHaveLength(COUNT);
   const payload = new TextEncoder().encode('x');
-  await pMap(allNames, (name) => uploadBytes(ref(owner.client.storage, name), payload), {
+  // Made in bulk, straight into the server's database and blob store, except a few through the API:
+  // listing is what this file tests, and 2,500 uploads one request at a time only test the machine.
+  const uploaded = allNames.filter((_, index) => index % 250 === 0);
+  await insertObjectsInBulk(server, {
+    bucket: server.config.storageBucket,
+    ownerUid: owner.user.uid,
+    names: allNames.filter((name) => !uploaded.includes(name)),
+    bytes: payload,
+  });
+  await pMap(uploaded, (name) => uploadBytes(ref(owner.client.storage, name), payload), {
     concurrency: POOL,
   });
 }, 120_000);
