@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { comments } from './comments';
+import { commentThread } from './comment-thread';
 import { createLatency } from './create-latency';
 import { fanout } from './fanout';
 import { listThroughput } from './list-throughput';
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   memory,
   createLatency,
   comments,
+  commentThread,
   scale,
   web,
   storage,

@@ -129,4 +129,16 @@ export const GAPS: Record<string, string> = {
     '≈ 65 ms for every other 16 MiB chunk. The client is not the limit (the SDK and the raw protocol ' +
     'client land within run-to-run noise of each other). The bare baseline itself swings widely with ' +
     'page-cache write-back, hence the synced baseline for context.',
+  'search-sqlite':
+    'First cut of search (docs/decisions/020-search.md), measured in the session that built it. Timed in ' +
+    'process against the same 100k projects / 1M comments, the SQLite query runs in 8–19 ms at the median; ' +
+    'what the HTTP figure adds on top is bm25 over projects for words that are in about a quarter of all ' +
+    'project details (the seeder’s vocabulary is small: “first draft” matches tens of thousands of rows), ' +
+    'and the tail is the bench sharing 2 cores with the server. Levers, in order: rank only the newest N ' +
+    'matching projects (as comments already are), a seeder vocabulary closer to real text, and a ' +
+    'per-word document-frequency cut-off so very common words filter instead of rank.',
+  'search-postgres':
+    'See the SQLite row. PostgreSQL reads the newest 20,000 rows first and takes the GIN index only when ' +
+    'they hold too few matches (one plan was slow for rare or for common words: p99 1.6 s before); what is ' +
+    'left of the tail is `ts_rank` over common words. Same levers as on SQLite.',
 };

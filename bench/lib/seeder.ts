@@ -29,6 +29,8 @@ export interface SeedOptions {
   projects: number;
   /** Total comments, spread over the projects made in this run (or existing ones). */
   comments: number;
+  /** Put every comment on these projects instead (e.g. one long thread). */
+  commentsOn?: readonly string[];
   /** PRNG seed: the same numbers make the same names, categories, dates and assignments. */
   seed?: number;
   /** Password of every seeded user (they can log in with it). */
@@ -204,7 +206,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
 
     // Comments: on this run's projects, or on existing ones when this run made none.
     started = nowMs();
-    let targets = projectIds;
+    let targets: readonly string[] = options.commentsOn ?? projectIds;
     if (options.comments > 0 && targets.length === 0) {
       targets = (await db.selectFrom('projects').select('id').limit(10_000).execute()).map((row) => row.id);
       if (targets.length === 0) throw new Error('comments need at least one project (--projects)');

@@ -38,13 +38,18 @@ export const CreateProjectSchema = z.object({
 });
 export type CreateProjectInput = z.input<typeof CreateProjectSchema>;
 
-export const AddCommentSchema = z.object({
-  content: z.string({ error: messages.commentRequired }).check(
+const commentContent = () =>
+  z.string({ error: messages.commentRequired }).check(
     z.refine((content) => content.trim().length > 0, messages.commentRequired),
     z.refine((content) => content.length <= COMMENT_MAX_LENGTH, messages.commentTooLong),
-  ),
-});
+  );
+
+export const AddCommentSchema = z.object({ content: commentContent() });
 export type AddCommentInput = z.infer<typeof AddCommentSchema>;
+
+/** Editing a comment follows the same rules (and messages) as adding one. */
+export const EditCommentSchema = z.object({ content: commentContent() });
+export type EditCommentInput = z.infer<typeof EditCommentSchema>;
 
 const UserRefSchema = z.object({ id: z.string(), displayName: z.string(), photoURL: z.string() });
 export type UserRef = z.infer<typeof UserRefSchema>;
@@ -57,6 +62,8 @@ export const CommentSchema = z.object({
   photoURL: z.string(),
   content: z.string(),
   createdAt: z.string(),
+  /** When the author last edited it (server clock); null if never edited. */
+  editedAt: z.nullable(z.string()),
 });
 export type Comment = z.infer<typeof CommentSchema>;
 

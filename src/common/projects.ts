@@ -100,12 +100,18 @@ export function localToday(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** The live query of a project's newest comments, newest first (older pages come over HTTP). */
-export function projectCommentsQuery(projectId: string, limit: number) {
+/**
+ * The live query of a project's newest comments, newest first; with `before` (a comment id), of the page
+ * older than that comment, which the page follows live once loaded so edits and deletes in it show.
+ */
+export function projectCommentsQuery(projectId: string, limit: number, before?: string) {
   return {
     kind: 'query' as const,
     collection: 'comments' as const,
-    where: [{ field: 'projectId', op: '==' as const, value: projectId }],
+    where: [
+      { field: 'projectId', op: '==' as const, value: projectId },
+      ...(before === undefined ? [] : [{ field: 'before', op: '==' as const, value: before }]),
+    ],
     orderBy: { field: 'createdAt', direction: 'desc' as const },
     limit,
   };

@@ -4,6 +4,7 @@ import type {
   CommentPage,
   CompletedProjectPage,
   CreateProjectInput,
+  EditCommentInput,
   Project,
   SearchResponse,
   SearchResult,
@@ -91,5 +92,17 @@ export class ProjectsClient {
     const query = new URLSearchParams({ q });
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     return (await this.transport.request<SearchResponse>('GET', `/api/search?${query.toString()}`)).results;
+  }
+
+  /** Rewrites the viewer's own comment (403 for anyone else's); the answer carries its `editedAt`. */
+  async editComment(projectId: string, commentId: string, input: EditCommentInput): Promise<Comment> {
+    const path = `/api/projects/${encodeURIComponent(projectId)}/comments/${encodeURIComponent(commentId)}`;
+    return (await this.transport.request<{ comment: Comment }>('PATCH', path, input)).comment;
+  }
+
+  /** Deletes the viewer's own comment (403 for anyone else's). */
+  async deleteComment(projectId: string, commentId: string): Promise<void> {
+    const path = `/api/projects/${encodeURIComponent(projectId)}/comments/${encodeURIComponent(commentId)}`;
+    await this.transport.request<void>('DELETE', path);
   }
 }

@@ -347,6 +347,12 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    '0014_comment_edits': {
+      async up(db: Kysely<unknown>) {
+        // An author may edit a comment; null means never edited (the page shows 'edited' otherwise).
+        await db.schema.alterTable('comments').addColumn('edited_at', 'text').execute();
+      },
+    },
   };
 }
 

@@ -124,6 +124,8 @@ interface CommentsTable {
   author_id: string;
   content: string;
   created_at: string;
+  /** When its author last edited it; null if never. */
+  edited_at: string | null;
 }
 
 /** One row per live session per instance, refreshed while its sockets are open (presence). */

@@ -64,13 +64,28 @@ export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
   groupKey: (target) => JSON.stringify(target),
 });
 
-/** The one comments query there is: one project's, newest first, at most a page. */
-function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number } {
+/**
+ * The one comments query there is: one project's, newest first, at most a page; with a `before ==` clause
+ * (a comment id, as the HTTP cursor), only those committed before it: an older page the client has loaded,
+ * followed live so edits and deletes in it show. New comments never enter such a page.
+ */
+function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number; before?: string } {
   refuseCursors(query, 'Comments');
-  const [clause, ...others] = query.where ?? [];
-  if (!clause || others.length > 0 || clause.field !== 'projectId' || clause.op !== '==') {
-    throw invalidArgument({ where: 'Comments are read by projectId (==).' }, messages.badRequest);
+  const refuse = () =>
+    invalidArgument(
+      { where: 'Comments are read by projectId (==), optionally before (==) a comment id.' },
+      messages.badRequest,
+    );
+  let projectId: string | undefined;
+  let before: string | undefined;
+  for (const clause of query.where ?? []) {
+    if (clause.op === '==' && clause.field === 'projectId' && projectId === undefined)
+      projectId = String(clause.value);
+    else if (clause.op === '==' && clause.field === 'before' && before === undefined)
+      before = String(clause.value);
+    else throw refuse();
   }
+  if (projectId === undefined) throw refuse();
   if (query.orderBy && (query.orderBy.field !== 'createdAt' || query.orderBy.direction !== 'desc')) {
     throw invalidArgument(
       { orderBy: 'Comments are read newest first (createdAt desc).' },
@@ -81,7 +96,7 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number }
   if (limit > COMMENTS_PAGE_MAX) {
     throw invalidArgument({ limit: `At most ${COMMENTS_PAGE_MAX} comments at a time.` }, messages.badRequest);
   }
-  return { projectId: String(clause.value), limit };
+  return { projectId, limit, before };
 }
 
 /**
@@ -90,8 +105,9 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number }
  */
 export const commentsLiveSource = (projects: ProjectsService): LiveSource => ({
   query: (query) => {
-    const { projectId, limit } = commentsQueryOf(query);
-    return projects.newestComments(projectId, limit);
+    const { projectId, limit, before } = commentsQueryOf(query);
+    if (before === undefined) return projects.newestComments(projectId, limit);
+    return projects.getCommentPage(projectId, { limit, before }).then((page) => page.comments);
   },
   find: (id) => projects.findComment(id),
   groupKey: (target) => JSON.stringify(target),

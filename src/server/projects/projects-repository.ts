@@ -234,6 +234,7 @@ const selectComments = (db: Kysely<Database>) =>
       'users.photo_url as photoURL',
       'comments.content as content',
       'comments.created_at as createdAt',
+      'comments.edited_at as editedAt',
     ]);
 
 /**
@@ -267,6 +268,69 @@ export async function findCommentSeq(
 
 export async function findComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
   return (await selectComments(db).where('comments.id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** Who wrote a comment of this project; null when the project has no such comment. */
+export async function findCommentAuthor(
+  db: Kysely<Database>,
+  projectId: string,
+  commentId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('comments')
+    .select('author_id')
+    .where('id', '=', commentId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row?.author_id ?? null;
+}
+
+/**
+ * Rewrites a comment of this author in this project; false when there is none (gone meanwhile). The
+ * author condition is in the statement, so a check-then-write race cannot let someone else's through.
+ */
+export async function updateCommentOf(
+  db: Kysely<Database>,
+  edit: { projectId: string; commentId: string; authorId: string; content: string; editedAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('comments')
+    .set({ content: edit.content, edited_at: edit.editedAt })
+    .where('id', '=', edit.commentId)
+    .where('project_id', '=', edit.projectId)
+    .where('author_id', '=', edit.authorId)
+    // Not once its project is completed, even if that happened since the caller looked.
+    .where('project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', edit.projectId)
+        .where('completed_at', 'is', null),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes a comment of this author in this project; false when there is none (gone meanwhile). */
+export async function deleteCommentOf(
+  db: Kysely<Database>,
+  target: { projectId: string; commentId: string; authorId: string },
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('comments')
+    .where('id', '=', target.commentId)
+    .where('project_id', '=', target.projectId)
+    .where('author_id', '=', target.authorId)
+    // Not once its project is completed, even if that happened since the caller looked.
+    .where('project_id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', target.projectId)
+        .where('completed_at', 'is', null),
+    )
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** Turns rows into the spec's shape with two batched lookups (assignees, creators), never one per row. */

@@ -5,6 +5,7 @@ import {
   CommentSchema,
   CompletedProjectPageSchema,
   CreateProjectSchema,
+  EditCommentSchema,
   ProjectPageSchema,
   ProjectSchema,
   UpdateProjectSchema,
@@ -12,6 +13,7 @@ import {
 import type { RouteDoc } from '../http/api-docs';
 import {
   CommentPageQuerySchema,
+  CommentParamsSchema,
   CompletedQuerySchema,
   IdParamsSchema,
   ListQuerySchema,
@@ -149,5 +151,36 @@ export const projectsRouteDocs: RouteDoc[] = [
       schema: z.object({ comment: CommentSchema }),
     },
     errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found', 'too-many-requests'],
+  },
+  {
+    method: 'PATCH',
+    path: '/api/projects/{id}/comments/{commentId}',
+    tag,
+    summary: 'Edit your own comment',
+    description:
+      'Same rules and messages as adding one. The comment gets `editedAt` (server clock); viewers of the ' +
+      'live `comments` query receive it as one `modified` change. 403 for a comment of someone else.',
+    auth: 'session-or-token',
+    params: CommentParamsSchema,
+    body: { contentType: 'application/json', schema: EditCommentSchema },
+    response: {
+      status: 200,
+      description: 'The edited comment',
+      schema: z.object({ comment: CommentSchema }),
+    },
+    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found', 'too-many-requests'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/projects/{id}/comments/{commentId}',
+    tag,
+    summary: 'Delete your own comment',
+    description:
+      'Viewers of the live `comments` query receive one `removed` change (and, on a full page, the older ' +
+      'comment that moves into it). 403 for a comment of someone else.',
+    auth: 'session-or-token',
+    params: CommentParamsSchema,
+    response: { status: 204, description: 'Deleted' },
+    errors: ['unauthenticated', 'forbidden', 'not-found', 'too-many-requests'],
   },
 ];

@@ -5,6 +5,7 @@ import {
   COMMENTS_PAGE_MAX,
   COMMENTS_PAGE_SIZE,
   CreateProjectSchema,
+  EditCommentSchema,
   LIVE_QUERY_LIMIT_MAX,
   messages,
   PROJECT_CATEGORIES,
@@ -35,6 +36,11 @@ export const CompletedQuerySchema = z.object({
 });
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+export const CommentParamsSchema = z.object({
+  id: z.string().min(1).max(64),
+  commentId: z.string().min(1).max(64),
+});
 
 export const CommentPageQuerySchema = z.object({
   /** The previous page's `nextCursor`: this page starts just before it. */
@@ -139,4 +145,23 @@ export function registerProjectsRoutes(
       return { comment };
     },
   );
+
+  // Edits and deletes count against the comment write limit: they fan out like a new comment does.
+  app.patch(
+    '/api/projects/:id/comments/:commentId',
+    { config: commentLimit },
+    async (request): Promise<{ comment: Comment }> => {
+      const viewer = await viewers.requireViewer(request);
+      const { id, commentId } = parseInput(CommentParamsSchema, request.params);
+      const input = parseInput(EditCommentSchema, request.body);
+      return { comment: await projects.editComment(viewer, id, commentId, input) };
+    },
+  );
+
+  app.delete('/api/projects/:id/comments/:commentId', { config: commentLimit }, async (request, reply) => {
+    const viewer = await viewers.requireViewer(request);
+    const { id, commentId } = parseInput(CommentParamsSchema, request.params);
+    await projects.deleteComment(viewer, id, commentId);
+    return reply.status(204).send();
+  });
 }

@@ -7,6 +7,7 @@ import {
   type CompletedProject,
   type CompletedProjectPage,
   type CreateProjectInput,
+  type EditCommentInput,
   type Project,
   type UpdateProjectInput,
 } from '../../common';
@@ -22,6 +23,7 @@ import { nowIso } from '../shared/time';
 import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import {
+  deleteCommentOf,
   deleteProject,
   findCompletedProject,
   listCompletedProjects,
@@ -29,6 +31,7 @@ import {
   reopenProject,
   updateProjectAtVersion,
   findComment,
+  findCommentAuthor,
   findCommentSeq,
   findProject,
   findProjectRow,
@@ -36,6 +39,7 @@ import {
   insertProject,
   listComments,
   queryProjects,
+  updateCommentOf,
   type ProjectQuery,
 } from './projects-repository';
 
@@ -312,7 +316,71 @@ export class ProjectsService {
       photoURL: viewer.photoURL,
       content: input.content,
       createdAt: comment.createdAt,
+      editedAt: null,
     };
+  }
+
+  /**
+   * An author rewrites their own comment. Viewers of the newest page get that one comment as `modified`
+   * (the change names it, and the hub re-reads only the pages that hold it or could).
+   */
+  async editComment(
+    viewer: Viewer,
+    projectId: string,
+    commentId: string,
+    input: EditCommentInput,
+  ): Promise<Comment> {
+    const { db } = this.deps;
+    await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorEditsComment);
+    const editedAt = nowIso();
+    const edited = await updateCommentOf(db, {
+      projectId,
+      commentId,
+      authorId: viewer.uid,
+      content: input.content,
+      editedAt,
+    });
+    if (!edited) throw notFound(messages.commentNotFound);
+    await this.deps.changes.publish([{ collection: 'comments', id: commentId, after: { projectId } }]);
+    const comment = await findComment(db, commentId);
+    // Read back for the author's current name and picture; a delete racing in between still answers.
+    return (
+      comment ?? {
+        id: commentId,
+        projectId,
+        authorId: viewer.uid,
+        displayName: viewer.displayName,
+        photoURL: viewer.photoURL,
+        content: input.content,
+        createdAt: editedAt,
+        editedAt,
+      }
+    );
+  }
+
+  /** An author deletes their own comment; pages that showed it get one `removed` change. */
+  async deleteComment(viewer: Viewer, projectId: string, commentId: string): Promise<void> {
+    await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorDeletesComment);
+    const deleted = await deleteCommentOf(this.deps.db, { projectId, commentId, authorId: viewer.uid });
+    if (!deleted) throw notFound(messages.commentNotFound);
+    // `after: null`: only the queries whose last result held the comment are re-read.
+    await this.deps.changes.publish([{ collection: 'comments', id: commentId, after: null }]);
+  }
+
+  /** 404 for a project or comment that is not there, 403 for someone else's comment. */
+  private async requireOwnComment(
+    viewer: Viewer,
+    projectId: string,
+    commentId: string,
+    forbiddenMessage: string,
+  ): Promise<void> {
+    const { db } = this.deps;
+    // A completed project's comments are kept as they were: to its comments, it is gone (as for adding).
+    const project = await findProjectRow(db, projectId);
+    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
+    const authorId = await findCommentAuthor(db, projectId, commentId);
+    if (authorId === null) throw notFound(messages.commentNotFound);
+    if (authorId !== viewer.uid) throw forbidden(forbiddenMessage);
   }
 }
 

@@ -1,18 +1,22 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { formatDistance } from 'date-fns';
 import {
   AddCommentSchema,
   announcements,
+  EditCommentSchema,
   messages,
   type AddCommentInput,
   type Comment,
+  type EditCommentInput,
 } from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
+import { useAuthContext } from '../../hooks/use-auth-context';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
 import { useNow } from './use-now';
 import { useProjectComments } from './use-project-comments';
 
@@ -34,13 +38,22 @@ function absoluteTime(createdAt: string): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
 }
 
+/** What the list does with the viewer's own comments once the server has taken an edit or a delete. */
+interface OwnCommentActions {
+  viewerId: string | null;
+  onEdited: (comment: Comment) => void;
+  onDeleted: (commentId: string) => void;
+}
+
 function CommentList({
   comments,
   focusIdRef,
+  actions,
 }: {
   comments: readonly Comment[];
   /** The comment that takes focus once rendered (the first of a loaded older page). */
   focusIdRef: RefObject<string | null>;
+  actions: OwnCommentActions;
 }) {
   const now = useNow(RELATIVE_TIME_REFRESH_MS);
   const list = useRef<HTMLUListElement>(null);
@@ -58,23 +71,236 @@ function CommentList({
   return (
     <ul className="comment-list" ref={list}>
       {comments.map((comment) => (
-        <li key={comment.id} className="comment" data-comment-id={comment.id} tabIndex={-1}>
-          <div className="comment-author">
-            <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
-            <p className="comment-author-name">{comment.displayName}</p>
-          </div>
-          <p className="comment-date">
-            <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
-              {relativeTime(comment.createdAt, now)}
-            </time>
-            {/* The exact moment, for those who cannot hover over the relative time. */}
-            <span className="visually-hidden">{`, ${absoluteTime(comment.createdAt)}`}</span>
-          </p>
-          {/* Plain text: React escapes it; line breaks are kept by CSS (white-space: pre-wrap). */}
-          <p className="comment-content">{comment.content}</p>
-        </li>
+        <CommentItem
+          key={comment.id}
+          comment={comment}
+          now={now}
+          own={actions.viewerId !== null && comment.authorId === actions.viewerId}
+          actions={actions}
+        />
       ))}
     </ul>
+  );
+}
+
+type Mode = 'view' | 'edit' | 'confirm-delete';
+
+function CommentItem({
+  comment,
+  now,
+  own,
+  actions,
+}: {
+  comment: Comment;
+  now: number;
+  own: boolean;
+  actions: OwnCommentActions;
+}) {
+  const [mode, setMode] = useState<Mode>('view');
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  /**
+   * Where focus returns when an edit or a delete confirmation closes: its button, which is rendered
+   * again only then, so the focus moves in an effect after that render.
+   */
+  const returnFocus = useRef<RefObject<HTMLButtonElement | null> | null>(null);
+  useEffect(() => {
+    if (mode !== 'view' || !returnFocus.current) return;
+    returnFocus.current.current?.focus();
+    returnFocus.current = null;
+  }, [mode]);
+
+  const close = (to: RefObject<HTMLButtonElement | null>) => {
+    returnFocus.current = to;
+    setMode('view');
+  };
+
+  return (
+    <li className="comment" data-comment-id={comment.id} tabIndex={-1}>
+      <div className="comment-author">
+        <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
+        <p className="comment-author-name">{comment.displayName}</p>
+      </div>
+      <p className="comment-date">
+        <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
+          {relativeTime(comment.createdAt, now)}
+        </time>
+        {/* The exact moment, for those who cannot hover over the relative time. */}
+        <span className="visually-hidden">{`, ${absoluteTime(comment.createdAt)}`}</span>
+        {comment.editedAt && (
+          <>
+            {' '}
+            <span className="comment-edited">
+              (
+              <time dateTime={comment.editedAt} title={absoluteTime(comment.editedAt)}>
+                {messages.commentEdited}
+              </time>
+              )
+            </span>
+            <span className="visually-hidden">{`, ${absoluteTime(comment.editedAt)}`}</span>
+          </>
+        )}
+      </p>
+      {mode === 'edit' ? (
+        <EditCommentForm
+          comment={comment}
+          onSaved={(edited) => {
+            actions.onEdited(edited);
+            close(editButton);
+          }}
+          onCancel={() => close(editButton)}
+        />
+      ) : (
+        // Plain text: React escapes it; line breaks are kept by CSS (white-space: pre-wrap).
+        <p className="comment-content">{comment.content}</p>
+      )}
+      {own && mode === 'view' && (
+        <div className="comment-actions">
+          <button
+            ref={editButton}
+            className="btn comment-action-button"
+            type="button"
+            aria-label={`${messages.editComment}: ${comment.content.slice(0, 40)}`}
+            onClick={() => setMode('edit')}
+          >
+            {messages.editComment}
+          </button>
+          <button
+            ref={deleteButton}
+            className="btn comment-action-button"
+            type="button"
+            aria-label={`${messages.deleteComment}: ${comment.content.slice(0, 40)}`}
+            onClick={() => setMode('confirm-delete')}
+          >
+            {messages.deleteComment}
+          </button>
+        </div>
+      )}
+      {own && mode === 'confirm-delete' && (
+        <ConfirmDelete
+          comment={comment}
+          onDeleted={() => actions.onDeleted(comment.id)}
+          onCancel={() => close(deleteButton)}
+        />
+      )}
+    </li>
+  );
+}
+
+const checkEdit = checkWith(EditCommentSchema);
+
+/**
+ * Inline edit: the shared rules and messages; Escape or Cancel leaves it unchanged. On a server error the
+ * text stays in the box (nothing typed is lost) and the message shows under it.
+ */
+function EditCommentForm({
+  comment,
+  onSaved,
+  onCancel,
+}: {
+  comment: Comment;
+  onSaved: (comment: Comment) => void;
+  onCancel: () => void;
+}) {
+  const fieldId = `edit-comment-${comment.id}`;
+  const [content, setContent] = useState(comment.content);
+  const form = useFormAction({
+    check: checkEdit,
+    send: async (input: EditCommentInput) => {
+      onSaved(await dojo.projects.editComment(comment.projectId, comment.id, input));
+    },
+    fields: { content: fieldId },
+  });
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onCancel();
+  };
+  return (
+    <form
+      className="comment-edit-form"
+      onSubmit={(event) => form.submit(event, { content })}
+      onKeyDown={onKeyDown}
+      noValidate
+    >
+      <Field
+        as="textarea"
+        id={fieldId}
+        ref={box}
+        label={messages.editCommentLabel}
+        required
+        {...form.textField('content', content, setContent)}
+      />
+      <div className="comment-actions">
+        <SubmitButton pending={form.isPending}>{messages.saveComment}</SubmitButton>
+        <button className="btn comment-action-button" type="button" onClick={onCancel}>
+          {messages.cancelEdit}
+        </button>
+      </div>
+      <FormAlert lines={form.alert} />
+    </form>
+  );
+}
+
+/** The second step of a delete: 'Confirm delete' takes focus; Cancel or Escape goes back to 'Delete'. */
+function ConfirmDelete({
+  comment,
+  onDeleted,
+  onCancel,
+}: {
+  comment: Comment;
+  onDeleted: () => void;
+  onCancel: () => void;
+}) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    confirm.current?.focus();
+  }, []);
+  const handleConfirm = async () => {
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      await dojo.projects.deleteComment(comment.projectId, comment.id);
+      onDeleted();
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setPending(false);
+    }
+  };
+  return (
+    <div
+      className="comment-actions"
+      role="group"
+      aria-label={messages.confirmDeleteComment}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+    >
+      <button
+        ref={confirm}
+        className="btn comment-action-button"
+        type="button"
+        aria-disabled={pending || undefined}
+        onClick={() => void handleConfirm()}
+      >
+        {messages.confirmDeleteComment}
+      </button>
+      <button className="btn comment-action-button" type="button" onClick={onCancel}>
+        {messages.cancelEdit}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -147,8 +373,20 @@ function OlderComments({
 }
 
 export function ProjectComments({ projectId }: { projectId: string }) {
-  const { comments, hasOlder, loadOlder, loadingOlder, olderError } = useProjectComments(projectId);
+  const { comments, hasOlder, loadOlder, loadingOlder, olderError, patch, remove } =
+    useProjectComments(projectId);
+  const { user } = useAuthContext();
   const focusIdRef = useRef<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const actions: OwnCommentActions = {
+    viewerId: user?.uid ?? null,
+    onEdited: patch,
+    onDeleted: (commentId) => {
+      remove(commentId);
+      // The comment and its buttons are gone: focus goes to the top of the comments, not to the page.
+      heading.current?.focus();
+    },
+  };
   const handleLoadOlder = async () => {
     const { loaded, last } = await loadOlder();
     const first = loaded[0];
@@ -157,13 +395,13 @@ export function ProjectComments({ projectId }: { projectId: string }) {
   };
   return (
     <section className="project-comments" aria-labelledby="project-comments-heading">
-      <h2 id="project-comments-heading" className="project-comments-heading">
+      <h2 id="project-comments-heading" className="project-comments-heading" ref={heading} tabIndex={-1}>
         Project Comments
       </h2>
       {hasOlder && (
         <OlderComments loading={loadingOlder} error={olderError} onLoad={() => void handleLoadOlder()} />
       )}
-      {comments.length > 0 && <CommentList comments={comments} focusIdRef={focusIdRef} />}
+      {comments.length > 0 && <CommentList comments={comments} focusIdRef={focusIdRef} actions={actions} />}
       <CommentForm projectId={projectId} />
     </section>
   );
