@@ -4,6 +4,7 @@ export * from './error-schemas';
 export * from './errors';
 export * from './image-sniff';
 export * from './limits';
+export * from './mentions';
 export * from './live-protocol';
 export * from './live-protocol-schemas';
 export * from './messages';
