@@ -353,6 +353,51 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('comments').addColumn('edited_at', 'text').execute();
       },
     },
+    // Notifications: one row per recipient. `dedupe_key` makes a scheduled reminder exactly-once (a second
+    // instance or a restart inserting the same key is refused by the unique index).
+    '0015_notifications': {
+      async up(db: Kysely<unknown>) {
+        await addSequenceKey(db.schema.createTable('notifications'))
+          .addColumn('id', 'text', (column) => column.notNull().unique())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('project_id', 'text', (column) =>
+            column.notNull().references('projects.id').onDelete('cascade'),
+          )
+          .addColumn('comment_id', 'text')
+          .addColumn('actor_id', 'text')
+          .addColumn('dedupe_key', 'text', (column) => column.unique())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('read_at', 'text')
+          .execute();
+        // The panel pages newest first by seq; the bell counts unread rows only.
+        await db.schema
+          .createIndex('notifications_user_seq')
+          .on('notifications')
+          .columns(['user_id', 'seq'])
+          .execute();
+        await db.schema
+          .createIndex('notifications_user_unread')
+          .on('notifications')
+          .column('user_id')
+          .where(sql<boolean>`read_at is null`)
+          .execute();
+
+        // A member's choice per kind; no row means the default (in the app, no email).
+        await db.schema
+          .createTable('notification_preferences')
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('in_app', 'integer', (column) => column.notNull())
+          .addColumn('email', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('notification_preferences_pk', ['user_id', 'kind'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -149,6 +149,34 @@ export interface Database {
   storage_objects: StorageObjectsTable;
   storage_uploads: StorageUploadsTable;
   rate_limits: RateLimitsTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+}
+
+/** One notification for one recipient (docs/decisions/025-notifications.md). */
+export interface NotificationsTable {
+  /** Insertion order: the panel pages newest first by it. */
+  seq: Generated<number>;
+  id: string;
+  user_id: string;
+  /** A `NotificationKind` from src/common/notifications.ts. */
+  kind: string;
+  project_id: string;
+  comment_id: string | null;
+  /** Who caused it; null for scheduled reminders. */
+  actor_id: string | null;
+  /** Unique when set: a scheduled reminder's `kind:project:user:due_date`, so it is created exactly once. */
+  dedupe_key: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+interface NotificationPreferencesTable {
+  user_id: string;
+  kind: string;
+  in_app: number;
+  /** A `NotificationEmailMode`. */
+  email: string;
 }
 
 export type StorageUploadStatus = 'active' | 'final' | 'cancelled';

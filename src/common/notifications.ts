@@ -1,0 +1,28 @@
+/**
+ * What a member can be told about (issue: notifications). Shared by the server, which creates them, and the
+ * web app, which lists them and lets each member choose per kind.
+ */
+export const NOTIFICATION_KINDS = [
+  'assigned',
+  'mentioned',
+  'commented',
+  'project_edited',
+  'project_completed',
+  'project_reopened',
+  'due_tomorrow',
+  'overdue',
+] as const;
+
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** How a kind reaches a member by email: never, one message each, or folded into one daily digest. */
+export const NOTIFICATION_EMAIL_MODES = ['off', 'immediate', 'digest'] as const;
+
+export type NotificationEmailMode = (typeof NOTIFICATION_EMAIL_MODES)[number];
+
+export interface NotificationPreference {
+  kind: NotificationKind;
+  /** Shown in the bell and panel. */
+  inApp: boolean;
+  email: NotificationEmailMode;
+}
