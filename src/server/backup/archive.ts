@@ -104,11 +104,7 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
   const fileHashes = new Map<string, { size: number; sha256: string; path: string }>();
   let manifestBytes: Buffer | undefined;
   const extract = tar.extract();
-  const done = pipeline(fs.createReadStream(file), createGunzip(), extract).catch((error: unknown) => {
-    throw new ArchiveError(
-      `The archive ${file} is damaged or cut short (${error instanceof Error ? error.message : String(error)}).`,
-    );
-  });
+  const done = pipeline(fs.createReadStream(file), createGunzip(), extract);
   const entries = (async () => {
     for await (const entry of extract) {
       const name = entry.header.name;
@@ -134,7 +130,11 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
       }
     }
   })();
-  await Promise.all([done, entries]);
+  await Promise.all([done, entries]).catch((error: unknown) => {
+    if (error instanceof ArchiveError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ArchiveError(`The archive ${file} is damaged or cut short (${reason}).`);
+  });
 
   if (!manifestBytes) {
     throw new ArchiveError(`The archive ${file} has no manifest: it is cut short or not an export of The Dojo.`);

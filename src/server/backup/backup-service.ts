@@ -36,12 +36,19 @@ export function openBlobStore(config: Config): BlobStore {
  * Writes a consistent snapshot of the install (running or not) to `out`: every exported table from one
  * read transaction, and every stored file its rows refer to. Writes go on meanwhile.
  */
-export async function exportInstall(config: Config, out: string, blobs = openBlobStore(config)): Promise<Manifest> {
+export async function exportInstall(
+  config: Config,
+  out: string,
+  blobs = openBlobStore(config),
+  /** Test-only seam: runs once the snapshot is taken, before any file is read. */
+  afterSnapshot: () => Promise<void> = () => Promise.resolve(),
+): Promise<Manifest> {
   const source = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const holdKey = `${DELETION_HOLD_PREFIX}${randomUUID()}`;
   const holdUntil = new Date(Date.now() + DELETION_HOLD_MS).toISOString();
   try {
     const snapshot = await readSnapshot(source, holdKey, holdUntil);
+    await afterSnapshot();
     snapshot.tables.settings = snapshot.tables.settings.filter(
       (row) => !String(row.key).startsWith(DELETION_HOLD_PREFIX),
     );
