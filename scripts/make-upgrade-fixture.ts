@@ -58,7 +58,11 @@ async function buildThroughApi(url: string): Promise<{ email: string }> {
   await send('POST', '/api/admin/invitations', { maxUses: 2, expiresInDays: 30 });
   const form = new FormData();
   form.set('thumbnail', new Blob([new Uint8Array(makePng(400))], { type: 'image/png' }), 'new avatar.png');
-  const profile = await fetch(`${url}/api/account/profile`, { method: 'PATCH', headers: { cookie }, body: form });
+  const profile = await fetch(`${url}/api/account/profile`, {
+    method: 'PATCH',
+    headers: { cookie },
+    body: form,
+  });
   if (!profile.ok) throw new Error(`profile: ${profile.status}`);
   return { email };
 }

@@ -22,7 +22,11 @@ export async function createBackupInstall(
 ): Promise<BackupInstall> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-backup-'));
   const databaseUrl = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const config = loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
   return {
     dataDir,
     databaseUrl,

@@ -30,7 +30,11 @@ export class ArchiveError extends Error {}
 
 /** One row as one line: keys sorted, so the same row gives the same bytes on either engine. */
 function canonicalLine(row: TableRow): string {
-  const sorted = Object.fromEntries(Object.keys(row).sort().map((key) => [key, row[key] ?? null]));
+  const sorted = Object.fromEntries(
+    Object.keys(row)
+      .sort()
+      .map((key) => [key, row[key] ?? null]),
+  );
   return JSON.stringify(sorted);
 }
 
@@ -83,7 +87,9 @@ export async function writeArchive(file: string, content: ArchiveContent): Promi
 
 function addEntry(pack: tar.Pack, name: string, data: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
-    pack.entry({ name, size: data.length, mode: 0o600 }, data, (error) => (error ? reject(error) : resolve()));
+    pack.entry({ name, size: data.length, mode: 0o600 }, data, (error) =>
+      error ? reject(error) : resolve(),
+    );
   });
 }
 
@@ -123,10 +129,14 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
           size += (chunk as Buffer).length;
           if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
         }
-        await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
         fileHashes.set(name.slice('files/'.length), { size, sha256: hash.digest('hex'), path: target });
       } else {
-        throw new ArchiveError(`The archive ${file} has an unexpected entry '${name}': not an export of The Dojo.`);
+        throw new ArchiveError(
+          `The archive ${file} has an unexpected entry '${name}': not an export of The Dojo.`,
+        );
       }
     }
   })();
@@ -137,7 +147,9 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
   });
 
   if (!manifestBytes) {
-    throw new ArchiveError(`The archive ${file} has no manifest: it is cut short or not an export of The Dojo.`);
+    throw new ArchiveError(
+      `The archive ${file} has no manifest: it is cut short or not an export of The Dojo.`,
+    );
   }
   let manifest: Manifest;
   try {
@@ -156,9 +168,14 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
     if (sha256(data) !== expected.sha256) {
       throw new ArchiveError(`The archive ${file} is corrupt: table ${table} does not match its sha256.`);
     }
-    const lines = data.toString('utf8').split('\n').filter((line) => line !== '');
+    const lines = data
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     if (lines.length !== expected.rows) {
-      throw new ArchiveError(`The archive ${file} is corrupt: table ${table} has ${lines.length} rows, not ${expected.rows}.`);
+      throw new ArchiveError(
+        `The archive ${file} is corrupt: table ${table} has ${lines.length} rows, not ${expected.rows}.`,
+      );
     }
     tables[table] = lines.map((line) => JSON.parse(line) as TableRow);
   }
@@ -167,7 +184,9 @@ export async function readVerifiedArchive(file: string, workDir: string): Promis
     const found = fileHashes.get(hash);
     if (!found) throw new ArchiveError(`The archive ${file} lacks the stored file ${hash}.`);
     if (found.sha256 !== hash || found.size !== expected.size) {
-      throw new ArchiveError(`The archive ${file} is corrupt: stored file ${hash} does not match its sha256 or size.`);
+      throw new ArchiveError(
+        `The archive ${file} is corrupt: stored file ${hash} does not match its sha256 or size.`,
+      );
     }
     files.set(hash, found.path);
   }

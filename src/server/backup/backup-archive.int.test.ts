@@ -86,7 +86,9 @@ async function rewriteArchive(from: string, to: string, change: (name: string, d
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     const data = change(entry.header.name, Buffer.concat(chunks));
     await new Promise<void>((resolve, reject) =>
-      pack.entry({ name: entry.header.name, size: data.length }, data, (error) => (error ? reject(error) : resolve())),
+      pack.entry({ name: entry.header.name, size: data.length }, data, (error) =>
+        error ? reject(error) : resolve(),
+      ),
     );
   }
   await read;

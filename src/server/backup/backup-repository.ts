@@ -60,7 +60,11 @@ const pgTypes = {
  * SQLite in WAL mode gives a second connection a stable snapshot without blocking writers; PostgreSQL's
  * REPEATABLE READ does the same. Writes go on meanwhile.
  */
-export async function readSnapshot(source: SnapshotSource, holdKey: string, holdUntil: string): Promise<Snapshot> {
+export async function readSnapshot(
+  source: SnapshotSource,
+  holdKey: string,
+  holdUntil: string,
+): Promise<Snapshot> {
   return source.databaseUrl
     ? readPostgresSnapshot(source.databaseUrl, holdKey, holdUntil)
     : readSqliteSnapshot(path.join(source.dataDir, 'dojo.sqlite'), holdKey, holdUntil);
@@ -74,7 +78,10 @@ function readSqliteSnapshot(file: string, holdKey: string, holdUntil: string): S
     const read = sqlite.transaction(() => {
       const schemaVersion = lastSqliteMigration(sqlite);
       const tables = Object.fromEntries(
-        EXPORTED_TABLES.map((table) => [table, sqlite.prepare(`select * from "${table}"`).all() as TableRow[]]),
+        EXPORTED_TABLES.map((table) => [
+          table,
+          sqlite.prepare(`select * from "${table}"`).all() as TableRow[],
+        ]),
       ) as Record<ExportedTable, TableRow[]>;
       return { schemaVersion, tables };
     });
@@ -87,8 +94,7 @@ function readSqliteSnapshot(file: string, holdKey: string, holdUntil: string): S
 
 function lastSqliteMigration(sqlite: SqliteDatabase.Database): string {
   const row = sqlite.prepare('select name from kysely_migration order by name desc limit 1').get() as
-    | { name: string }
-    | undefined;
+    { name: string } | undefined;
   return row?.name ?? '';
 }
 
@@ -109,7 +115,10 @@ async function readPostgresSnapshot(url: string, holdKey: string, holdUntil: str
       tables[table] = (await client.query<TableRow>(`select * from "${table}"`)).rows;
     }
     await client.query('commit');
-    return { schemaVersion: version.rows[0]?.name ?? '', tables: tables as Record<ExportedTable, TableRow[]> };
+    return {
+      schemaVersion: version.rows[0]?.name ?? '',
+      tables: tables as Record<ExportedTable, TableRow[]>,
+    };
   } finally {
     await client.end();
   }
@@ -148,9 +157,9 @@ export async function deletionHeld(db: Kysely<Database>, now: string): Promise<b
 }
 
 export async function lastMigration(db: Kysely<Database>): Promise<string> {
-  const result = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(
-    db,
-  );
+  const result = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name desc limit 1`.execute(db);
   return result.rows[0]?.name ?? '';
 }
 

@@ -76,15 +76,25 @@ it('exports a running install under writes and imports it with every row and fil
   const others = [user.uid];
   let stopping = false;
   const written: Written[][] = [[], []];
-  const load = Promise.all(writers.map((writer, index) => writeUntil(writer, others, () => stopping, written[index] ?? [])));
-  await pollUntil(() => written.every((list) => list.length >= 5), 60_000, () => 'the write load did not start');
+  const load = Promise.all(
+    writers.map((writer, index) => writeUntil(writer, others, () => stopping, written[index] ?? [])),
+  );
+  await pollUntil(
+    () => written.every((list) => list.length >= 5),
+    60_000,
+    () => 'the write load did not start',
+  );
 
   const before = written.flat().map((entry) => entry.projectId);
   const archive = path.join(workDir, 'dojo.tar.gz');
   const exported = await exportInstall(source.config, archive);
   // The load went on during the export (the export stopped no writes).
   const countAfterExport = written.flat().length;
-  await pollUntil(() => written.flat().length >= countAfterExport + 4, 60_000, () => 'writes stalled after the export');
+  await pollUntil(
+    () => written.flat().length >= countAfterExport + 4,
+    60_000,
+    () => 'writes stalled after the export',
+  );
   stopping = true;
   await load;
   await server.stop();

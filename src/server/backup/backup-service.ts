@@ -66,7 +66,11 @@ export async function exportInstall(
       blob_key: `${CONTENT_KEY_PREFIX}${contentKeys.get(String(row.blob_key))?.hash ?? ''}`,
     }));
     return await writeArchive(out, {
-      manifest: { format: ARCHIVE_FORMAT, schemaVersion: snapshot.schemaVersion, createdAt: new Date().toISOString() },
+      manifest: {
+        format: ARCHIVE_FORMAT,
+        schemaVersion: snapshot.schemaVersion,
+        createdAt: new Date().toISOString(),
+      },
       tables: snapshot.tables,
       files,
     });
@@ -87,7 +91,11 @@ async function hashBlob(blobs: BlobStore, key: string): Promise<{ hash: string; 
  * verified first; then the files are stored and every row inserted in one transaction. Throws
  * `ArchiveError` (nothing imported) for a damaged archive or a non-empty install.
  */
-export async function importInstall(config: Config, archive: string, blobs = openBlobStore(config)): Promise<Manifest> {
+export async function importInstall(
+  config: Config,
+  archive: string,
+  blobs = openBlobStore(config),
+): Promise<Manifest> {
   const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'dojo-import-'));
   try {
     const verified = await readVerifiedArchive(archive, workDir);

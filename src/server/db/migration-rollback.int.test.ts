@@ -18,7 +18,10 @@ const open = (extraMigrations = {}) =>
 
 async function state(db: Kysely<unknown>) {
   const tables = (await db.introspection.getTables()).map((table) => table.name).sort();
-  const settings = await sql<{ key: string; value: string }>`select key, value from settings order by key`.execute(db);
+  const settings = await sql<{
+    key: string;
+    value: string;
+  }>`select key, value from settings order by key`.execute(db);
   const migrations = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
   return { tables, settings: settings.rows, migrations: migrations.rows.map((row) => row.name) };
 }

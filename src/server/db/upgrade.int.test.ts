@@ -24,7 +24,9 @@ import { loadConfig } from '../config';
  * made is still there, byte for byte, and the app works on it.
  */
 const FIXTURE = path.resolve('test/fixtures/upgrade/v0.1.0');
-const expected = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as UpgradeExpectation;
+const expected = JSON.parse(
+  fs.readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8'),
+) as UpgradeExpectation;
 
 let dataDir: string;
 let databaseUrl: string | undefined;
@@ -82,7 +84,10 @@ it('keeps every row and stored file of the v0.1.0 fixture', async () => {
 
 it('works on the upgraded data: login, list, download, create', async () => {
   const url = server?.url ?? '';
-  const login = await postJson(url, '/api/auth/login', { email: expected.email, password: expected.password });
+  const login = await postJson(url, '/api/auth/login', {
+    email: expected.email,
+    password: expected.password,
+  });
   expect(login.status).toBe(200);
   const cookie = sessionCookieOf(login);
   const { user } = (await login.json()) as { user: { uid: string; photoURL: string } };
@@ -103,7 +108,13 @@ it('works on the upgraded data: login, list, download, create', async () => {
   const created = await postJson(
     url,
     '/api/projects',
-    { name: 'After the upgrade', details: 'New', dueDate: '2031-01-01', category: 'sales', assignedUserIds: [user.uid] },
+    {
+      name: 'After the upgrade',
+      details: 'New',
+      dueDate: '2031-01-01',
+      category: 'sales',
+      assignedUserIds: [user.uid],
+    },
     { cookie },
   );
   expect(created.status).toBe(201);
