@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackupInstall, type BackupInstall } from '../../../test/support/backup-install';
+import { createBackupInstall } from '../../../test/support/backup-install';
 import { signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, storedBlobFiles } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';

@@ -28,7 +28,7 @@ import {
 const DELETION_HOLD_MS = 6 * 60 * 60 * 1000;
 
 /** The install's file storage, as the server opens it (the storage target of an import). */
-export function openBlobStore(config: Config): BlobStore {
+function openBlobStore(config: Config): BlobStore {
   return new LocalDiskBlobStore(path.join(config.dataDir, 'storage'));
 }
 
