@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackupInstall, type BackupInstall } from '../../../test/support/backup-install';
 import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
-import { makePng, postSignup, sessionCookieOf } from '../../../test/support/fixtures';
+import { makePng, postJson, postSignup, sessionCookieOf } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
 import { readVerifiedArchive } from './archive';
@@ -150,4 +150,26 @@ it('exports a running install under writes and imports it with every row and fil
   expect(Buffer.from(await download.arrayBuffer()).equals(avatarBytes)).toBe(true);
   const projects = await fetch(`${server.url}/api/projects?limit=1000`, { headers: { cookie } });
   expect(((await projects.json()) as { projects: unknown[] }).projects.length).toBe(projectIds.size);
+  // New rows get keys past the imported ones (PostgreSQL's identity sequences were moved on).
+  const created = await postJson(
+    server.url,
+    '/api/projects',
+    {
+      name: 'After',
+      details: 'the move',
+      dueDate: tomorrow(),
+      category: 'sales',
+      assignedUserIds: [user.uid],
+    },
+    { cookie },
+  );
+  expect(created.status).toBe(201);
+  const { project } = (await created.json()) as { project: { id: string } };
+  const comment = await postJson(
+    server.url,
+    `/api/projects/${project.id}/comments`,
+    { content: 'new' },
+    { cookie },
+  );
+  expect(comment.status).toBe(201);
 });
