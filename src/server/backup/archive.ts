@@ -68,14 +68,22 @@ export async function writeArchive(file: string, content: ArchiveContent): Promi
   }
   const files: Manifest['files'] = {};
   for (const [hash, stored] of content.files) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored.read()) chunks.push(Buffer.from(chunk));
-    const bytes = Buffer.concat(chunks);
-    if (sha256(bytes) !== hash || bytes.length !== stored.size) {
-      throw new Error(`stored file ${hash} changed while it was exported`);
-    }
-    files[hash] = { size: bytes.length };
-    await addEntry(pack, `files/${hash}`, bytes);
+    // Streamed, not buffered: stored files can be large. A file that no longer matches its hash makes
+    // the export fail (the partial archive is never renamed into place).
+    const hasher = createHash('sha256');
+    const entry = pack.entry({ name: `files/${hash}`, size: stored.size, mode: 0o600 });
+    await pipeline(
+      stored.read(),
+      async function* (source: AsyncIterable<Uint8Array>) {
+        for await (const chunk of source) {
+          hasher.update(chunk);
+          yield chunk;
+        }
+      },
+      entry,
+    );
+    if (hasher.digest('hex') !== hash) throw new Error(`stored file ${hash} changed while it was exported`);
+    files[hash] = { size: stored.size };
   }
   const manifest: Manifest = { ...content.manifest, tables: tables as Manifest['tables'], files };
   await addEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2)));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,6 @@ import {
   ArchiveError,
   CONTENT_KEY_PREFIX,
   readVerifiedArchive,
-  sha256,
   writeArchive,
   type Manifest,
 } from './archive';
@@ -80,10 +79,13 @@ export async function exportInstall(
 }
 
 async function hashBlob(blobs: BlobStore, key: string): Promise<{ hash: string; size: number }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of blobs.read(key)) chunks.push(Buffer.from(chunk as Uint8Array));
-  const bytes = Buffer.concat(chunks);
-  return { hash: sha256(bytes), size: bytes.length };
+  const hasher = createHash('sha256');
+  let size = 0;
+  for await (const chunk of blobs.read(key)) {
+    hasher.update(chunk as Uint8Array);
+    size += (chunk as Uint8Array).length;
+  }
+  return { hash: hasher.digest('hex'), size };
 }
 
 /**
