@@ -242,7 +242,7 @@ export const fanout: Benchmark = {
 
     // PostgreSQL: two instances on one database, half the sockets on each; creates go to the first.
     context.log('starting a throwaway PostgreSQL cluster');
-    const cluster = await startPostgresCluster();
+    const cluster = await startPostgresCluster({ durable: true });
     let postgresRuns: FanoutRun[];
     try {
       const admin = new pg.Client({ connectionString: cluster.url });
