@@ -60,7 +60,11 @@ async function diskSyncLatencies(dir: string, count: number): Promise<number[]> 
 }
 
 /** The same creates against one server on a PostgreSQL cluster with the stock durability settings. */
-async function postgresCreates(tmpDir: string, runs: number, log: (line: string) => void): Promise<number[][]> {
+async function postgresCreates(
+  tmpDir: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<number[][]> {
   const cluster = await startPostgresCluster({ durable: true });
   try {
     const admin = new pg.Client({ connectionString: cluster.url });

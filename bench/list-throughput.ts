@@ -222,7 +222,12 @@ export const listThroughput: Benchmark = {
             2,
           ),
           figure('list.mixed.ratio', 'throughput while creating every 100 ms / bare', '×', mixedRatios, 3),
-          figure('list.mixed.rps', 'Dojo throughput while creating every 100 ms', 'req/s', pick(mixed, 'requestsPerSecond')),
+          figure(
+            'list.mixed.rps',
+            'Dojo throughput while creating every 100 ms',
+            'req/s',
+            pick(mixed, 'requestsPerSecond'),
+          ),
           figure('list.bare.rps', 'bare node:http throughput', 'req/s', pick(baseline, 'requestsPerSecond')),
           figure('list.bare.p99', 'bare node:http latency p99', 'ms', pick(baseline, 'p99'), 0),
           figure('list.bare.cpu', 'bare server CPU per request', 'ms', pick(baseline, 'cpuMsPerRequest'), 2),

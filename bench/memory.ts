@@ -49,7 +49,9 @@ async function servedRss(context: BenchContext, run: number, signups: number, pr
     // Quiet: no request for a while, as a small server is most of the day.
     await delay(WRITES_QUIET_MS);
     const { rss } = await settledRss(server);
-    context.log(`run ${run + 1}: after ${signups} signups and ${listed} projects served, RSS ${fmt(rss / MiB)} MiB`);
+    context.log(
+      `run ${run + 1}: after ${signups} signups and ${listed} projects served, RSS ${fmt(rss / MiB)} MiB`,
+    );
     return rss;
   } finally {
     await server.stop();

@@ -315,10 +315,7 @@ export function renderReport(input: ReportInput): string {
       'of the runs below.',
     '',
   );
-  lines.push(
-    '| | target | measured | met? | Parse 9.10 | PocketBase 0.22 |',
-    '|---|---|---|---|---|---|',
-  );
+  lines.push('| | target | measured | met? | Parse 9.10 | PocketBase 0.22 |', '|---|---|---|---|---|---|');
   const misses: BudgetRow[] = [];
   for (const row of BUDGET) {
     const present = row.figures.map((id) => figures.get(id));

@@ -51,7 +51,15 @@ function entry(which: 'server' | 'bare'): { file: string; execArgv: string[] } {
   const flags = which === 'server' ? startFlags() : [];
   return compiled
     ? { file: compiled[which], execArgv: [...new Set([...flags, '--enable-source-maps', '--expose-gc'])] }
-    : { file: SOURCES[which], execArgv: [...flags.filter((flag) => flag !== '--enable-source-maps'), '--import', 'tsx', '--expose-gc'] };
+    : {
+        file: SOURCES[which],
+        execArgv: [
+          ...flags.filter((flag) => flag !== '--enable-source-maps'),
+          '--import',
+          'tsx',
+          '--expose-gc',
+        ],
+      };
 }
 
 export interface ServerOptions {

@@ -157,7 +157,9 @@ export async function startPostgresCluster(
         `-p ${port}`,
         `-k ${dir}`,
         '-c listen_addresses=127.0.0.1',
-        ...(clusterOptions.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+        ...(clusterOptions.durable
+          ? []
+          : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
         '-c max_connections=300',
       ].join(' ');
       try {

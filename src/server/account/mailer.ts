@@ -20,7 +20,9 @@ export class Mailer {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       nodemailer.createTransport(this.smtpUrl),
     );
-    await (await this.transport).sendMail({
+    await (
+      await this.transport
+    ).sendMail({
       from: this.from,
       to: email.to,
       subject: email.subject,

@@ -119,7 +119,11 @@ export function startWalCheckpointer({
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       name: 'dojo-wal-checkpointer',
-      workerData: { betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3'), file, intervalMs },
+      workerData: {
+        betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3'),
+        file,
+        intervalMs,
+      },
       // Nothing to inherit: no TypeScript loader (tsx) to boot in a thread that runs plain JS.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
@@ -145,11 +149,14 @@ export function startWalCheckpointer({
   };
 
   const idleCheck = onDemand
-    ? setInterval(() => {
-        if (!current || current.retiring || Date.now() - lastWake < onDemand.idleMs) return;
-        current.retiring = true;
-        current.worker.postMessage('retire');
-      }, Math.min(onDemand.idleMs, 1000))
+    ? setInterval(
+        () => {
+          if (!current || current.retiring || Date.now() - lastWake < onDemand.idleMs) return;
+          current.retiring = true;
+          current.worker.postMessage('retire');
+        },
+        Math.min(onDemand.idleMs, 1000),
+      )
     : undefined;
   idleCheck?.unref();
   if (!onDemand) spawn();
