@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
-import type pg from 'pg';
 import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
