@@ -31,6 +31,9 @@ export class Mailer {
   }
 
   close(): void {
-    void this.transport?.then((transport) => transport.close());
+    this.transport?.then(
+      (transport) => transport.close(),
+      () => undefined, // nodemailer never loaded: nothing to close
+    );
   }
 }
