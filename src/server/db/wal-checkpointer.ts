@@ -99,10 +99,12 @@ export function startWalCheckpointer({
   onDemand,
 }: WalCheckpointerOptions): WalCheckpointer {
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
-  let current: { worker: Worker; exited: Promise<void>; retiring: boolean } | undefined;
+  let current:
+    { worker: Worker; exited: Promise<void>; retiring: boolean; wakesAtRetire: number } | undefined;
   let stopping = false;
   let failed = false;
   let lastWake = 0;
+  let wakes = 0;
 
   const fail = (error: unknown) => {
     if (stopping || failed) return;
@@ -133,10 +135,13 @@ export function startWalCheckpointer({
     const running = {
       worker,
       retiring: false,
+      wakesAtRetire: 0,
       exited: new Promise<void>((resolve) => {
         worker.once('exit', (code) => {
           if (current === running) current = undefined;
           if (!running.retiring) fail(new Error(`the WAL checkpoint worker exited with code ${code}`));
+          // A write woke it while it was retiring: its last checkpoint may have missed that write.
+          else if (wakes !== running.wakesAtRetire && !stopping && !failed) spawn();
           resolve();
         });
       }),
@@ -153,6 +158,7 @@ export function startWalCheckpointer({
         () => {
           if (!current || current.retiring || Date.now() - lastWake < onDemand.idleMs) return;
           current.retiring = true;
+          current.wakesAtRetire = wakes;
           current.worker.postMessage('retire');
         },
         Math.min(onDemand.idleMs, 1000),
@@ -164,6 +170,7 @@ export function startWalCheckpointer({
   return {
     wake() {
       lastWake = Date.now();
+      wakes += 1;
       if (onDemand && !current && !stopping && !failed) spawn();
     },
     running: () => current !== undefined && !current.retiring,
