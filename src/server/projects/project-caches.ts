@@ -8,6 +8,8 @@ import type { ChangeBus } from '../live/change-bus';
  */
 class BodyCache<Body extends Buffer | null> {
   private readonly entries = new Map<string, Exclude<Body, null>>();
+  /** Bodies being computed, by key, with the generation they started in. */
+  private readonly computing = new Map<string, { generation: number; body: Promise<Body> }>();
   private generation = 0;
   private bytes = 0;
 
@@ -26,7 +28,18 @@ class BodyCache<Body extends Buffer | null> {
       return cached;
     }
     const generation = this.generation;
-    const body = await compute();
+    // Requests that miss together share one computation (after a write, every open dashboard's request
+    // misses at once): safe while the generation is the same, as no change has arrived since it started.
+    const inFlight = this.computing.get(key);
+    if (inFlight?.generation === generation) return inFlight.body;
+    const computed = compute();
+    this.computing.set(key, { generation, body: computed });
+    let body: Body;
+    try {
+      body = await computed;
+    } finally {
+      if (this.computing.get(key)?.body === computed) this.computing.delete(key);
+    }
     if (body !== null && generation === this.generation && body.length <= this.maxBytes) {
       while (this.entries.size >= this.capacity || this.bytes + body.length > this.maxBytes) {
         this.evictOldest();
