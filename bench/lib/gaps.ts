@@ -177,5 +177,6 @@ export const GAPS: Record<string, string> = {
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
-    'write. Smoke runs on the shared machine measured 0.30 × before that change and 0.72–0.95 × after.',
+    'write. One-run smoke runs on the shared machine are noise-bound: 0.95 × and 0.30 × before that ' +
+    'change (load ≈ 6 and ≈ 8), 0.72 × after (load ≈ 9).',
 };
