@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
-import pg from 'pg';
 import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
@@ -26,6 +25,9 @@ export interface DatabaseHandle {
 }
 
 const PG_INT8_OID = 20;
+
+/** The WAL checkpoint thread retires after this long without a write (decision 028). */
+const CHECKPOINTER_IDLE_MS = 10_000;
 
 /** Where the database reports trouble it recovers from by itself (pino's signature). */
 export interface DatabaseLog {
@@ -52,7 +54,7 @@ export async function openDatabase({
   log = stderrLog,
   extraMigrations = {},
 }: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
+  const handle = databaseUrl ? await openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
     await migrate(handle.db, handle.dialect, extraMigrations);
     // The database and WAL files exist now: their names must survive a power loss too (SQLite syncs the
@@ -81,6 +83,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   const checkpointer = startWalCheckpointer({
     sqlite,
     file,
+    onDemand: { idleMs: CHECKPOINTER_IDLE_MS },
     onFailure: (error) =>
       log.warn({ err: error }, 'WAL checkpoints fell back to SQLite’s automatic ones (slower writes)'),
     onCheckpointTrouble: (error) =>
@@ -96,7 +99,10 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
     db,
     dialect: 'sqlite',
     postgresUrl: undefined,
-    durable: () => walSync.sync(),
+    durable: () => {
+      checkpointer.wake();
+      return walSync.sync();
+    },
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
       try {
@@ -109,7 +115,9 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
+async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHandle> {
+  // Loaded only on PostgreSQL: an SQLite server never pays for the driver's memory (decision 028).
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
