@@ -35,7 +35,11 @@ export async function insertDueReminders(
       join.onRef('pref.user_id', '=', 'm.user_id').on('pref.kind', '=', sql.lit(kind)),
     )
     .where('p.completed_at', 'is', null)
-    .where('p.due_date', kind === 'due_tomorrow' ? '=' : '<', kind === 'due_tomorrow' ? days.tomorrow : days.today)
+    .where(
+      'p.due_date',
+      kind === 'due_tomorrow' ? '=' : '<',
+      kind === 'due_tomorrow' ? days.tomorrow : days.today,
+    )
     .where((eb) => eb.or([eb('pref.in_app', 'is', null), eb('pref.in_app', '=', 1)]))
     .select([
       // The dedupe key is unique, so it is also the reminder's id: no id generator in SQL for either engine.

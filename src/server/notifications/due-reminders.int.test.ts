@@ -50,7 +50,9 @@ beforeAll(async () => {
   clockFile = path.join(clockDir, 'now');
   // Two days before the due date, one second before midnight: nothing is due tomorrow yet.
   await setClock(at(dueDate, -2, '23:59:59'));
-  server = await startTestServer({ configOverrides: { testClockFile: clockFile, dueReminderIntervalMs: 50 } });
+  server = await startTestServer({
+    configOverrides: { testClockFile: clockFile, dueReminderIntervalMs: 50 },
+  });
   database = await openServerDatabase(server);
   await signUpClient(server.url, 'Admin');
   creator = await signUpClient(server.url, 'Creator');
@@ -87,7 +89,9 @@ describe('due reminders on one instance', () => {
     );
     // The opted-out member and the completed project got none; the others one each.
     const dueTomorrow = await remindersOf(project.id);
-    expect(dueTomorrow.map((row) => [row.kind, row.user_id])).toEqual(uids.map((uid) => ['due_tomorrow', uid]));
+    expect(dueTomorrow.map((row) => [row.kind, row.user_id])).toEqual(
+      uids.map((uid) => ['due_tomorrow', uid]),
+    );
     expect(dueTomorrow.every((row) => row.actor_id === null)).toBe(true);
     expect(dueTomorrow.map((row) => row.dedupe_key)).toEqual(
       uids.map((uid) => `due_tomorrow:${project.id}:${uid}:${dueDate}`),

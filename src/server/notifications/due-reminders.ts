@@ -30,9 +30,12 @@ export function fileClock(file: string): Clock {
 /** The calendar day YYYY-MM-DD of `time` in `timeZone`. */
 export function calendarDay(time: Date, timeZone: string): string {
   // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    time,
-  );
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(time);
 }
 
 function nextDay(day: string): string {
@@ -84,7 +87,9 @@ export class DueReminderScheduler {
       ...(await insertDueReminders(this.deps.db, 'overdue', days)),
     ];
     if (recipients.length > 0) {
-      await this.deps.bus.publish([...new Set(recipients)].map((id) => ({ collection: 'notifications', id })));
+      await this.deps.bus.publish(
+        [...new Set(recipients)].map((id) => ({ collection: 'notifications', id })),
+      );
     }
     return recipients.length;
   }
