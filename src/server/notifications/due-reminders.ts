@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
 import type { Logger } from '../shared/logger';
-import { insertDueReminders } from './due-reminders-repository';
+import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
 
 /** What time it is; the scheduler asks on every tick so tests can move it. */
 export type Clock = () => Date;
@@ -28,7 +28,7 @@ export function fileClock(file: string): Clock {
 }
 
 /** The calendar day YYYY-MM-DD of `time` in `timeZone`. */
-export function calendarDay(time: Date, timeZone: string): string {
+function calendarDay(time: Date, timeZone: string): string {
   // en-CA formats dates as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -42,6 +42,12 @@ function nextDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
+}
+
+/** Today and tomorrow as calendar days in `timeZone` (decision 026), and `now` to stamp reminders with. */
+export function reminderDays(now: Date, timeZone: string): DueReminderDays {
+  const today = calendarDay(now, timeZone);
+  return { today, tomorrow: nextDay(today), now: now.toISOString() };
 }
 
 interface DueReminderSchedulerDeps {
@@ -79,9 +85,7 @@ export class DueReminderScheduler {
 
   /** Creates what is due now and publishes the recipients' change; returns how many were created. */
   async tick(): Promise<number> {
-    const now = this.deps.clock();
-    const today = calendarDay(now, this.deps.timeZone);
-    const days = { today, tomorrow: nextDay(today), now: now.toISOString() };
+    const days = reminderDays(this.deps.clock(), this.deps.timeZone);
     const recipients = [
       ...(await insertDueReminders(this.deps.db, 'due_tomorrow', days)),
       ...(await insertDueReminders(this.deps.db, 'overdue', days)),
