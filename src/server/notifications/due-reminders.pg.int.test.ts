@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateProjectInput } from '../../common';
 import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
@@ -19,6 +20,9 @@ let clockDir: string;
 let clockFile: string;
 let instances: TwoInstances;
 let database: DatabaseHandle;
+/** Listens where the instances' change bus publishes (NOTIFY on PostgreSQL), as a third instance would. */
+let busListener: pg.Client;
+const notifiedUsers = new Set<string>();
 const users: SignedInClient[] = [];
 const dueDate = tomorrow();
 const setClock = (iso: string) => writeFile(clockFile, iso);
@@ -49,6 +53,14 @@ beforeAll(async () => {
   // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
   instances = await startTwoInstances({ testClockFile: clockFile, dueReminderIntervalMs: 20 });
   database = await openServerDatabase(instances.first);
+  busListener = new pg.Client({ connectionString: instances.databaseUrl });
+  await busListener.connect();
+  busListener.on('notification', (message) => {
+    for (const change of JSON.parse(message.payload ?? '[]') as { collection: string; id: string }[]) {
+      if (change.collection === 'notifications') notifiedUsers.add(change.id);
+    }
+  });
+  await busListener.query('listen dojo_changes');
   await signUpClient(instances.first.url, 'Admin');
   for (let index = 0; index < 4; index++) {
     users.push(await signUpClient(index % 2 ? instances.second.url : instances.first.url, `Member ${index}`));
@@ -56,6 +68,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const user of users) user.client.close();
+  await busListener?.end();
   await database?.close();
   await instances?.stop();
   await rm(clockDir, { recursive: true, force: true });
@@ -90,6 +103,13 @@ describe('due reminders on two instances', () => {
       15_000,
       () => 'the due-tomorrow reminders did not all appear',
     );
+    // Every recipient's bell hears of it: the scheduler published their change after inserting.
+    await pollUntil(
+      () => uids.every((uid) => notifiedUsers.has(uid)),
+      15_000,
+      () => `no live change for ${uids.filter((uid) => !notifiedUsers.has(uid)).join(', ')}`,
+    );
+
     await setClock(at(dueDate, 1, '00:00:01'));
     await pollUntil(
       async () => (await reminderCounts()).size === 2 * expected.length,
