@@ -41,6 +41,15 @@ export async function insertDueReminders(
       kind === 'due_tomorrow' ? days.tomorrow : days.today,
     )
     .where((eb) => eb.or([eb('pref.in_app', 'is', null), eb('pref.in_app', '=', 1)]))
+    // Skips what earlier ticks created, so a tick attempts only new rows (a conflicting insert still costs
+    // an index probe and, on PostgreSQL, an identity value); `on conflict` below stays the guarantee.
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notifications as sent').select('sent.seq').where('sent.dedupe_key', '=', dedupeKey),
+        ),
+      ),
+    )
     .select([
       // The dedupe key is unique, so it is also the reminder's id: no id generator in SQL for either engine.
       dedupeKey.as('id'),
