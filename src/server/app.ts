@@ -96,6 +96,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     database,
     bus,
     presence: services.presence,
+    dueReminders: services.dueReminders,
     mailer: services.mailer,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
@@ -308,6 +309,7 @@ function registerLifecycle(
     database: DatabaseHandle;
     bus: ChangeBus;
     presence: Services['presence'];
+    dueReminders: Services['dueReminders'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
@@ -322,12 +324,14 @@ function registerLifecycle(
   });
   server.addHook('onReady', async () => {
     deps.presence.start();
+    deps.dueReminders.start();
     deps.storageSweeps.start();
   });
   server.addHook('preClose', async () => {
     closing = true;
     deps.stopLive();
     await deps.presence.stop();
+    await deps.dueReminders.stop();
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {

@@ -179,3 +179,23 @@ describe('loadConfig', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('due reminder settings', () => {
+  it('default to UTC days and a one-minute tick; refuse an unknown time zone', () => {
+    const config = loadConfig({});
+    expect(config.notificationTimeZone).toBe('UTC');
+    expect(config.dueReminderIntervalMs).toBe(60_000);
+    expect(loadConfig({ NOTIFICATION_TIME_ZONE: 'Europe/Paris' }).notificationTimeZone).toBe('Europe/Paris');
+    expect(
+      problemFor(configError({ NOTIFICATION_TIME_ZONE: 'Mars/Olympus' }), 'NOTIFICATION_TIME_ZONE'),
+    ).toHaveLength(1);
+  });
+
+  it('honour the test clock file only when NODE_ENV=test', () => {
+    expect(loadConfig({ NODE_ENV: 'test', DOJO_TEST_CLOCK_FILE: '/tmp/now' }).testClockFile).toBe('/tmp/now');
+    expect(
+      loadConfig({ NODE_ENV: 'production', DOJO_TEST_CLOCK_FILE: '/tmp/now' }).testClockFile,
+    ).toBeUndefined();
+    expect(loadConfig({ DOJO_TEST_CLOCK_FILE: '/tmp/now' }).testClockFile).toBeUndefined();
+  });
+});

@@ -64,6 +64,15 @@ const TrustProxySchema = z
   })
   .default(false);
 
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The only module that reads `process.env`. Everything is validated once at start; a bad value stops
  * the process with a list of every problem rather than failing later in a request.
@@ -97,6 +106,11 @@ export const EnvSchema = z.object({
   TRUST_PROXY: TrustProxySchema,
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(LOGIN_FAILURES_PER_ACCOUNT),
   PRESENCE_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(PRESENCE_GRACE_MS),
+  NOTIFICATION_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris')
+    .default('UTC'),
+  DUE_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
     .number()
     .int()
@@ -136,6 +150,9 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'addresses / CIDR ranges of the proxies whose X-Forwarded-* are believed (127.0.0.1,10.0.0.0/8); no hop counts; unset: none',
   LOGIN_FAILURES_PER_ACCOUNT: 'failed logins per account per 15 minutes, over every address and instance',
   PRESENCE_GRACE_MS: 'a user without open tabs goes offline within this time',
+  NOTIFICATION_TIME_ZONE:
+    "IANA time zone whose calendar days decide 'due tomorrow' and 'overdue' (Europe/Paris); default UTC",
+  DUE_REMINDER_INTERVAL_MS: 'how often each instance looks for projects due tomorrow or overdue',
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 'live subscriptions one WebSocket may hold (per instance)',
   LIVE_MAX_SOCKETS_PER_SESSION: 'live WebSockets one session (browser) may hold (per instance)',
   LIVE_MAX_SOCKETS_PER_USER: 'live WebSockets one user may hold (per instance)',
@@ -179,6 +196,14 @@ export interface Config {
   loginFailuresPerAccount: number;
   /** How long a user stays online after their last live connection closes without a logout. */
   presenceGraceMs: number;
+  /** Whose calendar day decides 'due tomorrow' and 'overdue'. */
+  notificationTimeZone: string;
+  dueReminderIntervalMs: number;
+  /**
+   * Test only (NODE_ENV=test): a file holding an ISO time that the due-reminder clock reads instead of the
+   * real time, so tests move a running server past midnight (decision 026). Ignored otherwise.
+   */
+  testClockFile: string | undefined;
   /** Live caps, per instance: subscriptions per socket, sockets per session and per user. */
   liveMaxSubscriptionsPerSocket: number;
   liveMaxSocketsPerSession: number;
@@ -246,6 +271,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY,
     loginFailuresPerAccount: values.LOGIN_FAILURES_PER_ACCOUNT,
     presenceGraceMs: values.PRESENCE_GRACE_MS,
+    notificationTimeZone: values.NOTIFICATION_TIME_ZONE,
+    dueReminderIntervalMs: values.DUE_REMINDER_INTERVAL_MS,
+    testClockFile: env.NODE_ENV === 'test' ? env.DOJO_TEST_CLOCK_FILE : undefined,
     liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
     liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,
     liveMaxSocketsPerUser: values.LIVE_MAX_SOCKETS_PER_USER,

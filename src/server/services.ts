@@ -14,6 +14,7 @@ import type { Config } from './config';
 import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
+import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { PresenceService } from './presence/presence-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
@@ -54,6 +55,8 @@ export interface Services {
   storageSweeper: StorageSweeper;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
+  /** Started when the app is ready, stopped on close. */
+  dueReminders: DueReminderScheduler;
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
@@ -110,6 +113,14 @@ export async function createServices({
     graceMs: config.presenceGraceMs,
     log,
   });
+  const dueReminders = new DueReminderScheduler({
+    db,
+    bus,
+    clock: config.testClockFile ? fileClock(config.testClockFile) : systemClock,
+    timeZone: config.notificationTimeZone,
+    intervalMs: config.dueReminderIntervalMs,
+    log,
+  });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
   const loginFailures = new LoginFailureLimit({
@@ -142,6 +153,7 @@ export async function createServices({
     storageSweeper,
     appCheck: new HmacAppCheckTokens(db),
     presence,
+    dueReminders,
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
