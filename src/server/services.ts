@@ -20,6 +20,7 @@ import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
+import type { BlobStore } from './storage/blob-store';
 import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
@@ -49,6 +50,8 @@ export interface Services {
   idTokens: IdTokens;
   rateLimitCounters: RateLimitCounters;
   storage: StorageService;
+  /** Where object bytes live; the readiness check asks it whether it can take writes. */
+  blobs: BlobStore;
   resumableUploads: ResumableUploads;
   storageSweeper: StorageSweeper;
   appCheck: HmacAppCheckTokens;
@@ -136,6 +139,7 @@ export async function createServices({
     idTokens,
     rateLimitCounters,
     storage,
+    blobs,
     resumableUploads,
     storageSweeper,
     appCheck: new HmacAppCheckTokens(db),

@@ -131,6 +131,15 @@ function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
+/** Names of migrations this code knows that the database has not run (another instance may be older). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProviderFor(handle.dialect) });
+  const migrations = await migrator.getMigrations();
+  return migrations
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+}
+
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProviderFor(dialect) });
   const { error, results } = await migrator.migrateToLatest();
