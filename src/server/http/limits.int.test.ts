@@ -21,7 +21,9 @@ const head = (requestLine: string, headers: Record<string, string | number>): st
     .join('') +
   '\r\n';
 
-const bodyOf = (code: string, message: string) => ({ error: { code, message } });
+const bodyOf = (code: string, message: string) => ({
+  error: { code, message, requestId: expect.any(String) },
+});
 
 describe('requests refused at the edge', () => {
   let server: TestServer;
@@ -42,6 +44,7 @@ describe('requests refused at the edge', () => {
         code: 'payload-too-large',
         message: messages.thumbnailTooLarge,
         fields: { thumbnail: messages.thumbnailTooLarge },
+        requestId: expect.any(String),
       },
     });
     expect(exchange.closedByServer).toBe(true);
