@@ -380,7 +380,11 @@ describe('metadata (GET /v0/b/{bucket}/o/{path})', () => {
     });
     expect(response.status).toBe(404);
     expect(await errorOf(response)).toEqual({
-      error: { code: 404, message: `Object 'files/${alice.uid}/missing.txt' does not exist.` },
+      error: {
+        code: 404,
+        message: `Object 'files/${alice.uid}/missing.txt' does not exist.`,
+        requestId: expect.any(String),
+      },
     });
   });
 
@@ -465,7 +469,9 @@ describe('download (alt=media)', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('content-disposition')).toBeNull();
     expect(response.headers.get('x-goog-hash')).toBeNull();
-    expect(await response.json()).toEqual({ error: { code: 500, message: messages.internal, requestId: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      error: { code: 500, message: messages.internal, requestId: expect.any(String) },
+    });
   });
 });
 
