@@ -203,6 +203,13 @@ describe('two instances behind the nginx config of docs/deploy.md', () => {
     expect(await attempt('127.0.0.3')).toBe(401);
   });
 
+  it("carries nginx's request id to the instance and back", async () => {
+    const response = await fetch(`${nginx.url}/api/health`);
+    expect(response.status).toBe(200);
+    // nginx's $request_id: 32 hex digits, which the server keeps rather than making its own.
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   it('ran with nginx reporting no upstream errors', async () => {
     await pollUntil(
       () => true,
