@@ -131,7 +131,9 @@ describe('a full DATA_DIR', () => {
       headers: user.auth,
     });
     expect(upload.status).toBe(507);
-    expect(await upload.json()).toEqual({ error: { code: 507, message: messages.diskFull, requestId: expect.any(String) } });
+    expect(await upload.json()).toEqual({
+      error: { code: 507, message: messages.diskFull, requestId: expect.any(String) },
+    });
     const chunk = await uploadCommand(
       uploadUrl,
       user.auth,

@@ -228,7 +228,11 @@ describe('login, logout and sessions', () => {
     for (const response of [wrongPassword, unknownEmail]) {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({
-        error: { code: 'wrong-credentials', message: messages.wrongCredentials, requestId: expect.any(String) },
+        error: {
+          code: 'wrong-credentials',
+          message: messages.wrongCredentials,
+          requestId: expect.any(String),
+        },
       });
     }
   });

@@ -105,14 +105,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     prepareJsonErrorReply(reply);
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply
-        .status(error.status)
-        .send(
-          bodyOf(error.code, error.message, {
-            requestId: request.id,
-            ...(error.fields ? { fields: error.fields } : {}),
-          }),
-        );
+      return reply.status(error.status).send(
+        bodyOf(error.code, error.message, {
+          requestId: request.id,
+          ...(error.fields ? { fields: error.fields } : {}),
+        }),
+      );
     }
     const known = error.code ? clientErrors[error.code] : undefined;
     if (known)

@@ -31,7 +31,7 @@ async function outcomeOf(check: () => Promise<string | undefined>): Promise<stri
 
 /**
  * Whether this instance should get traffic: the database answers, the file store can take writes, and
- * the database has every migration this code expects (docs/deploy.md#health-and-readiness).
+ * the database has every migration this code expects (docs/deploy.md#8-health-and-readiness-for-the-balancer).
  */
 export async function checkReadiness(deps: {
   database: DatabaseHandle;

@@ -94,6 +94,8 @@ describe('per-user write limits', () => {
     });
     expect(second.status).toBe(429);
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await second.json()).toEqual({ error: { code: 429, message: messages.tooManyWrites, requestId: expect.any(String) } });
+    expect(await second.json()).toEqual({
+      error: { code: 429, message: messages.tooManyWrites, requestId: expect.any(String) },
+    });
   });
 });
