@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { newId } from '../shared/ids';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * An id the proxy already gave the request is kept, so one id follows it through the proxy's log and
