@@ -6,7 +6,8 @@ import { errorOf, LiveRecorder, signUpClient, tomorrow } from '../../../test/sup
 import { postJson, uniqueEmail } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { signUpStorageUser, uploadMultipart } from '../storage/testing/storage-http';
+import { signUpStorageUser, uploadMultipart, withDatabase } from '../storage/testing/storage-http';
+import { sql } from 'kysely';
 
 const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
 const RATE_LIMIT = 3;
@@ -140,6 +141,26 @@ describe('readiness', () => {
     expect(body.error.code).toBe('unavailable');
     expect(Object.keys(body.error.fields)).toEqual(['storage']);
     expect(body.error.fields.storage).toBe('failed (ENOENT)');
+    expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
+  });
+
+  it('answers 503 naming the migration this build expects while the database lacks it', async () => {
+    const ready = await withDatabase(server, async ({ db }) => {
+      const latest = sql<{ name: string }>`select max(name) as name from kysely_migration`;
+      const name = (await latest.execute(db)).rows[0]?.name;
+      expect(name).toBeTruthy();
+      // As if an older build had run the migrations: the newest is not there.
+      await sql`update kysely_migration set name = ${`${name}-elsewhere`} where name = ${name}`.execute(db);
+      try {
+        return await fetch(`${server.url}/api/ready`);
+      } finally {
+        await sql`update kysely_migration set name = ${name} where name = ${`${name}-elsewhere`}`.execute(db);
+      }
+    });
+    expect(ready.status).toBe(503);
+    const body = (await ready.json()) as { error: { fields: Record<string, string> } };
+    expect(Object.keys(body.error.fields)).toEqual(['migrations']);
+    expect(body.error.fields.migrations).toMatch(/^pending: \S+$/);
     expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
   });
 });
