@@ -30,7 +30,7 @@ const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const PREFERRED_MAJOR = '15';
 
 /** The `bin` dir of the installed PostgreSQL: version 15 if present, else the newest one. */
-function findPostgresBinDir(): string {
+export function findPostgresBinDir(): string {
   const candidates = existsSync(POSTGRES_LIB_DIR)
     ? readdirSync(POSTGRES_LIB_DIR)
         .filter((version) => existsSync(path.join(POSTGRES_LIB_DIR, version, 'bin', 'initdb')))

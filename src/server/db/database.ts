@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   /** Defaults to stderr: the database opens before the server's logger exists. */
   log?: DatabaseLog;
+  /** Test-only seam: migrations run after the real ones (a deliberately failing one proves the rollback). */
+  extraMigrations?: Record<string, Migration>;
 }
 
 const stderrLog: DatabaseLog = {
@@ -48,10 +50,11 @@ export async function openDatabase({
   dataDir,
   databaseUrl,
   log = stderrLog,
+  extraMigrations = {},
 }: DatabaseOptions): Promise<DatabaseHandle> {
   const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
-    await migrate(handle.db, handle.dialect);
+    await migrate(handle.db, handle.dialect, extraMigrations);
     // The database and WAL files exist now: their names must survive a power loss too (SQLite syncs the
     // directory itself only with synchronous = FULL).
     if (handle.dialect === 'sqlite') await syncDirectory(dataDir);
@@ -140,12 +143,32 @@ export async function pendingMigrations(handle: DatabaseHandle): Promise<string[
     .map((migration) => migration.name);
 }
 
-async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProviderFor(dialect) });
+/**
+ * Runs every pending migration in ONE transaction on both engines (sqlite-dialect.ts): one that fails
+ * leaves the data exactly as it was, and the error names it.
+ */
+async function migrate(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  extraMigrations: Record<string, Migration>,
+): Promise<void> {
+  const provider = migrationProviderFor(dialect);
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({ ...(await provider.getMigrations()), ...extraMigrations }),
+    },
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+    const name = failed?.migrationName ?? 'run';
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    throw new Error(
+      `Database migration ${name} failed${reason}. Nothing was changed: every pending migration ` +
+        `was rolled back. Fix the cause and start the server again.`,
+      { cause: error },
+    );
   }
 }
 
