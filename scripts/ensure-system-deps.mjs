@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checks the system packages the test suite needs before anything slow runs: Debian's Chromium (the
 // e2e browser), the PostgreSQL server binaries (the integration-postgres cluster) and strace (the
-// durability test watches the server's fsync calls). As root on Debian
+// durability test watches the server's fsync calls) and nginx (the reverse-proxy test). As root on Debian
 // it installs what is missing; otherwise it stops at once with the command to run. Never skips silently.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 const CHROMIUM = '/usr/bin/chromium';
 const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const STRACE = '/usr/bin/strace';
+const NGINX = '/usr/sbin/nginx';
 
 function findInitdb() {
   if (!existsSync(POSTGRES_LIB_DIR)) return undefined;
@@ -23,6 +24,7 @@ function missingPackages() {
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!findInitdb()) missing.push('postgresql');
   if (!existsSync(STRACE)) missing.push('strace');
+  if (!existsSync(NGINX)) missing.push('nginx');
   return missing;
 }
 

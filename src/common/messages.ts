@@ -87,6 +87,8 @@ export const messages = {
   network: 'Could not reach the server. Check your connection and try again.',
   reconnecting: 'Reconnecting…',
   databaseUnavailable: 'The database is unavailable for a moment. Please try again shortly.',
+  notReady: 'This server is not ready to take requests.',
+  metricsTokenRequired: 'Metrics need the bearer token the server was started with.',
   diskFull: 'The server has run out of disk space, so nothing was saved. Please try again later.',
 
   signupPolicyModeInvalid: 'Choose who may sign up: open, invitation only, or these email domains.',

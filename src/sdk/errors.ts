@@ -8,6 +8,8 @@ export class DojoError extends Error {
     message: string,
     readonly status: number,
     readonly fields?: FieldErrors,
+    /** The server's id for the failed request (also in its logs): quote it when reporting a problem. */
+    readonly requestId?: string,
   ) {
     super(message);
   }
@@ -21,13 +23,19 @@ export async function errorFromResponse(response: Response): Promise<DojoError> 
     body = undefined;
   }
   const error = body?.error;
+  const requestId =
+    typeof error?.requestId === 'string'
+      ? error.requestId
+      : (response.headers.get('x-request-id') ?? undefined);
   if (error && isErrorCode(error.code) && typeof error.message === 'string') {
-    return new DojoError(error.code, error.message, response.status, error.fields);
+    return new DojoError(error.code, error.message, response.status, error.fields, requestId);
   }
   return new DojoError(
     response.status >= 500 ? 'internal' : 'invalid-argument',
     messages.internal,
     response.status,
+    undefined,
+    requestId,
   );
 }
 

@@ -44,6 +44,10 @@ import { commentsLiveSource, projectsLiveSource } from './projects/projects-live
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { registerSearchRoutes } from './search/search-routes';
 import { createServices, type Services } from './services';
+import { echoRequestIds, requestIdOf } from './ops/request-ids';
+import { registerMetrics, registerReadinessRoute } from './ops/ops-routes';
+import { opsRouteDocs } from './ops/ops-route-docs';
+import type { Metrics } from './shared/metrics';
 import { preparePrivateDataDir } from './shared/private-files';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -75,8 +79,11 @@ export async function createApp(config: Config): Promise<DojoApp> {
   }
   const routes = recordRoutes(server);
   const services = await createServices({ config, database, bus, log: server.log });
-  const hub = createLiveHub({ config, bus, services, log: server.log });
+  const metrics = await loadMetrics(config, () => hub);
+  const hub = createLiveHub({ config, bus, services, log: server.log, metrics });
 
+  echoRequestIds(server);
+  if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
   await registerPlugins(server, database, services);
@@ -119,6 +126,13 @@ export async function createApp(config: Config): Promise<DojoApp> {
   };
 }
 
+/** prom-client is loaded only when metrics are on: it and its collectors cost idle memory. */
+async function loadMetrics(config: Config, live: () => LiveHub): Promise<Metrics | undefined> {
+  if (!config.metricsToken) return undefined;
+  const { createPrometheusMetrics } = await import('./ops/prometheus-metrics');
+  return createPrometheusMetrics(live);
+}
+
 /** PostgreSQL NOTIFY between instances, or in-process on SQLite; the database is closed if that fails. */
 async function openChangeBus(database: DatabaseHandle): Promise<ChangeBus> {
   if (!database.postgresUrl) return new LocalChangeBus();
@@ -146,6 +160,7 @@ function createServer(config: Config): FastifyInstance {
       },
     },
     bodyLimit: JSON_BODY_MAX_BYTES,
+    genReqId: requestIdOf,
     forceCloseConnections: 'idle',
     // Only the proxies the operator names may set the client's address, scheme and host.
     trustProxy: config.trustProxy,
@@ -171,8 +186,9 @@ function createLiveHub(deps: {
   bus: ChangeBus;
   services: Services;
   log: FastifyBaseLogger;
+  metrics: Metrics | undefined;
 }): LiveHub {
-  const { config, services, log } = deps;
+  const { config, services, log, metrics } = deps;
   const { presence } = services;
   const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
   return new LiveHub({
@@ -188,6 +204,7 @@ function createLiveHub(deps: {
       maxSocketsPerSession: config.liveMaxSocketsPerSession,
       maxSocketsPerUser: config.liveMaxSocketsPerUser,
     },
+    ...(metrics ? { metrics } : {}),
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
@@ -273,6 +290,7 @@ function registerApiRoutes(
       ...searchRouteDocs,
       ...liveRouteDocs,
       ...storageRouteDocs,
+      ...opsRouteDocs,
       openApiRouteDoc,
     ],
     API_VERSION,
@@ -283,6 +301,7 @@ function registerApiRoutes(
     await pingDatabase(database.db);
     return { status: 'ok', database: database.dialect };
   });
+  registerReadinessRoute(server, { database, blobs: services.blobs });
   registerAuthRoutes(server, {
     auth,
     viewers,

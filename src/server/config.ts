@@ -86,6 +86,10 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset to use SQLite)')
     .optional(),
   PUBLIC_URL: z.url().optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{24,}$/, 'at least 24 printable characters, no spaces (e.g. openssl rand -hex 24)')
+    .optional(),
   STORAGE_BUCKET: z
     .string()
     .regex(/^[A-Za-z0-9.\-_]+$/, 'may contain only letters, digits, dot, dash and underscore')
@@ -141,6 +145,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'postgres://user:pass@host:5432/db to run on PostgreSQL (several instances may share it); unset: SQLite',
   PUBLIC_URL:
     'external base URL (https://dojo.example.com): absolute download URLs, the only allowed Origin, HSTS, Secure cookie',
+  METRICS_TOKEN:
+    'bearer token for GET /metrics (Prometheus text); unset: metrics off and the metrics library never loads',
   STORAGE_BUCKET: 'the only bucket; others answer 404',
   STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
   STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
@@ -192,6 +198,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Which proxies' `X-Forwarded-*` headers are believed (client address, scheme, host). */
   trustProxy: TrustProxy;
+  /** Set: `GET /metrics` answers with this bearer token; unset: metrics are off and prom-client never loads. */
+  metricsToken: string | undefined;
   /** Failed logins allowed per account (email) per window, counted over every instance and address. */
   loginFailuresPerAccount: number;
   /** How long a user stays online after their last live connection closes without a logout. */
@@ -269,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve('dist/web'),
     authRateLimitPerMinute: values.AUTH_RATE_LIMIT_PER_MINUTE,
     trustProxy: values.TRUST_PROXY,
+    metricsToken: values.METRICS_TOKEN,
     loginFailuresPerAccount: values.LOGIN_FAILURES_PER_ACCOUNT,
     presenceGraceMs: values.PRESENCE_GRACE_MS,
     notificationTimeZone: values.NOTIFICATION_TIME_ZONE,

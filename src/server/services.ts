@@ -21,6 +21,7 @@ import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
+import type { BlobStore } from './storage/blob-store';
 import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
 import { withExportDeletionHold } from './backup/blob-deletion-hold';
 import { ResumableUploads } from './storage/resumable-uploads';
@@ -51,6 +52,8 @@ export interface Services {
   idTokens: IdTokens;
   rateLimitCounters: RateLimitCounters;
   storage: StorageService;
+  /** Where object bytes live; the readiness check asks it whether it can take writes. */
+  blobs: BlobStore;
   resumableUploads: ResumableUploads;
   storageSweeper: StorageSweeper;
   appCheck: HmacAppCheckTokens;
@@ -149,6 +152,7 @@ export async function createServices({
     idTokens,
     rateLimitCounters,
     storage,
+    blobs,
     resumableUploads,
     storageSweeper,
     appCheck: new HmacAppCheckTokens(db),

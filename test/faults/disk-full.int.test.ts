@@ -131,7 +131,9 @@ describe('a full DATA_DIR', () => {
       headers: user.auth,
     });
     expect(upload.status).toBe(507);
-    expect(await upload.json()).toEqual({ error: { code: 507, message: messages.diskFull } });
+    expect(await upload.json()).toEqual({
+      error: { code: 507, message: messages.diskFull, requestId: expect.any(String) },
+    });
     const chunk = await uploadCommand(
       uploadUrl,
       user.auth,
@@ -144,7 +146,7 @@ describe('a full DATA_DIR', () => {
     const signup = await postSignup(url);
     expect(signup.status).toBe(507);
     expect(await signup.json()).toEqual({
-      error: { code: 'insufficient-storage', message: messages.diskFull },
+      error: { code: 'insufficient-storage', message: messages.diskFull, requestId: expect.any(String) },
     });
 
     // Projects acknowledged while the disk was full (they fit in space SQLite already had).
@@ -163,7 +165,7 @@ describe('a full DATA_DIR', () => {
       expect(refused?.status).toBe(507);
       expect(refused?.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await refused?.json()).toEqual({
-        error: { code: 'insufficient-storage', message: messages.diskFull },
+        error: { code: 'insufficient-storage', message: messages.diskFull, requestId: expect.any(String) },
       });
       if (acceptedWhileFull.length > 0) {
         // Their pages cannot be checkpointed into the full database file: the checkpoint worker says so.

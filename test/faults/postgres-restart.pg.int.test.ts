@@ -14,6 +14,17 @@ import { pollUntil } from '../support/poll';
  * A PostgreSQL restart under two running instances. The cluster is this file's own: the shared one of
  * the integration run must not be restarted under other test files.
  */
+const METRICS_TOKEN = 'restart-test-metrics-token-0123456789';
+
+/** `dojo_database_errors_total` of one instance (docs/decisions/024-operations.md). */
+async function databaseErrors(server: ChildServer): Promise<number> {
+  const response = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const match = /^dojo_database_errors_total (\S+)$/m.exec(await response.text());
+  return Number(match?.[1] ?? Number.NaN);
+}
+
 describe('a PostgreSQL restart under two instances', () => {
   let cluster: PostgresCluster;
   let databaseUrl: string;
@@ -34,7 +45,9 @@ describe('a PostgreSQL restart under two instances', () => {
       dataDirs.push(await mkdtemp(path.join(os.tmpdir(), 'dojo-pg-restart-')));
     }
     // One after the other: the first runs the migrations.
-    for (const dataDir of dataDirs) servers.push(await startServerProcess({ dataDir, databaseUrl }));
+    for (const dataDir of dataDirs) {
+      servers.push(await startServerProcess({ dataDir, databaseUrl, env: { METRICS_TOKEN } }));
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -61,9 +74,15 @@ describe('a PostgreSQL restart under two instances', () => {
     const before = await alice.client.projects.create({ ...input, name: 'Before the restart' });
     await onSecond.until((docs) => docs.some((p) => p.id === before.id), 10_000, 'the first project');
     const cookie = sessionCookieOf(await postSignup(first.url));
+    const errorsBefore = await Promise.all(servers.map(databaseErrors));
 
     await cluster.restart(async () => {
-      for (const server of servers) {
+      for (const [index, server] of servers.entries()) {
+        const ready = await fetch(`${server.url}/api/ready`);
+        expect(ready.status).toBe(503);
+        const readyBody = (await ready.json()) as { error: { fields: Record<string, string> } };
+        expect(Object.keys(readyBody.error.fields)).toContain('database');
+        expect(readyBody.error.fields.storage).toBeUndefined();
         const response = await fetch(`${server.url}/api/health`);
         expect(response.status, server.output().slice(-2000)).toBe(503);
         const body = (await response.json()) as { error: { code: string; message: string } };
@@ -72,6 +91,7 @@ describe('a PostgreSQL restart under two instances', () => {
         // The live socket's upgrade looks the session up: refused with 503 too, so the client retries.
         expect(await tryLiveSocket(server.url, { cookie })).toBe(503);
         expect(server.running()).toBe(true);
+        expect(await databaseErrors(server)).toBeGreaterThan(errorsBefore[index] ?? Number.NaN);
       }
     });
 

@@ -228,7 +228,11 @@ describe('login, logout and sessions', () => {
     for (const response of [wrongPassword, unknownEmail]) {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({
-        error: { code: 'wrong-credentials', message: messages.wrongCredentials },
+        error: {
+          code: 'wrong-credentials',
+          message: messages.wrongCredentials,
+          requestId: expect.any(String),
+        },
       });
     }
   });
@@ -303,7 +307,7 @@ describe('protected routes', () => {
     const response = await fetch(`${server.url}${route}`, { method });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
-      error: { code: 'unauthenticated', message: messages.notSignedIn },
+      error: { code: 'unauthenticated', message: messages.notSignedIn, requestId: expect.any(String) },
     });
   });
 

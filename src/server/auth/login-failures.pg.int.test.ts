@@ -49,7 +49,11 @@ describe('failed logins per account, shared by two instances on one PostgreSQL d
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await limited.json()).toEqual({
-        error: { code: 'too-many-requests', message: messages.tooManyLoginFailures },
+        error: {
+          code: 'too-many-requests',
+          message: messages.tooManyLoginFailures,
+          requestId: expect.any(String),
+        },
       });
     }
   });

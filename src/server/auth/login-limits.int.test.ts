@@ -92,7 +92,11 @@ describe('with TRUST_PROXY naming the proxy', () => {
     const limited = await from('wrong password');
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({
-      error: { code: 'too-many-requests', message: messages.tooManyLoginFailures },
+      error: {
+        code: 'too-many-requests',
+        message: messages.tooManyLoginFailures,
+        requestId: expect.any(String),
+      },
     });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ it('rate-limits login attempts with a clear message', async () => {
   const limited = await attempt();
   expect(limited.status).toBe(429);
   expect(await limited.json()).toEqual({
-    error: { code: 'too-many-requests', message: messages.tooManyAttempts },
+    error: { code: 'too-many-requests', message: messages.tooManyAttempts, requestId: expect.any(String) },
   });
 });
 

@@ -66,7 +66,7 @@ describe('sessions and tokens', () => {
     });
     expect(byToken.status).toBe(403);
     expect(await byToken.json()).toEqual({
-      error: { code: 'forbidden', message: messages.idTokenCannotMint },
+      error: { code: 'forbidden', message: messages.idTokenCannotMint, requestId: expect.any(String) },
     });
 
     const byCookie = await fetch(`${server.url}/api/auth/token`, {
@@ -130,6 +130,7 @@ describe('sessions and tokens', () => {
           code: 'invalid-argument',
           message: messages.displayNameInvisible,
           fields: { displayName: messages.displayNameInvisible },
+          requestId: expect.any(String),
         },
       });
     }

@@ -142,6 +142,15 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
   };
 }
 
+/** Names of migrations this code knows that the database has not run (another instance may be older). */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProviderFor(handle.dialect) });
+  const migrations = await migrator.getMigrations();
+  return migrations
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+}
+
 /**
  * Runs every pending migration in ONE transaction on both engines (sqlite-dialect.ts): one that fails
  * leaves the data exactly as it was, and the error names it.

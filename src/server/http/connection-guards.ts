@@ -53,7 +53,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   return reply
     .status(400)
     .type('application/json; charset=utf-8')
-    .send(bodyOf('invalid-argument', messages.badRequest));
+    .send(bodyOf('invalid-argument', messages.badRequest, { requestId: request.id }));
 }
 
 /**

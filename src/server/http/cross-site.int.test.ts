@@ -5,7 +5,9 @@ import { postJson, postSignup, sessionCookieOf, uniqueEmail } from '../../../tes
 import { signUpStorageUser, uploadMultipart } from '../storage/testing/storage-http';
 
 const ATTACKER = 'https://attacker.example';
-const refusal = { error: { code: 'forbidden', message: messages.crossOrigin } };
+const refusal = {
+  error: { code: 'forbidden', message: messages.crossOrigin, requestId: expect.any(String) },
+};
 
 /** Whether the session behind this cookie is still signed in. */
 async function signedIn(baseUrl: string, cookie: string): Promise<boolean> {

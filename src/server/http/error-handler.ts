@@ -4,6 +4,14 @@ import type { Duplex } from 'node:stream';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { faultOf } from '../db/fault-errors';
 import { AppError } from '../shared/app-error';
+import type { Metrics } from '../shared/metrics';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set when metrics are on (docs/decisions/024-operations.md). */
+    metrics: Metrics | undefined;
+  }
+}
 
 /** The API's error body (ErrorBody in src/common). */
 export function bodyOf(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): ErrorBody {
@@ -79,6 +87,8 @@ export function sendFault<T>(
   const fault = faultOf(error);
   if (!fault) return undefined;
   request.log.warn({ err: error }, fault === 'disk-full' ? 'disk full' : 'database unavailable');
+  if (fault === 'disk-full') request.server.metrics?.countStorageError();
+  else request.server.metrics?.countDatabaseError();
   reply.header('retry-after', String(FAULT_RETRY_AFTER_SECONDS));
   return fault === 'disk-full'
     ? send(errorStatus['insufficient-storage'], messages.diskFull, 'insufficient-storage')
@@ -87,28 +97,39 @@ export function sendFault<T>(
 
 /**
  * The one error funnel: AppErrors keep their code and message, known client mistakes become 4xx,
- * and anything else is a generic 500 with a request id; details go to the log, never to the client.
+ * and anything else is a generic 500; details go to the log, never to the client. Every body names the
+ * request id, which every log line of the request carries.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     prepareJsonErrorReply(reply);
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply
-        .status(error.status)
-        .send(bodyOf(error.code, error.message, error.fields ? { fields: error.fields } : {}));
+      return reply.status(error.status).send(
+        bodyOf(error.code, error.message, {
+          requestId: request.id,
+          ...(error.fields ? { fields: error.fields } : {}),
+        }),
+      );
     }
     const known = error.code ? clientErrors[error.code] : undefined;
-    if (known) return reply.status(errorStatus[known.code]).send(bodyOf(known.code, known.message));
+    if (known)
+      return reply
+        .status(errorStatus[known.code])
+        .send(bodyOf(known.code, known.message, { requestId: request.id }));
     if (error.statusCode === 429) {
-      return reply.status(429).send(bodyOf('too-many-requests', messages.tooManyAttempts));
+      return reply
+        .status(429)
+        .send(bodyOf('too-many-requests', messages.tooManyAttempts, { requestId: request.id }));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      return reply.status(400).send(bodyOf('invalid-argument', messages.badRequest));
+      return reply
+        .status(400)
+        .send(bodyOf('invalid-argument', messages.badRequest, { requestId: request.id }));
     }
     const fault = sendFault(request, reply, error, (status, message, code) =>
-      reply.status(status).send(bodyOf(code, message)),
+      reply.status(status).send(bodyOf(code, message, { requestId: request.id })),
     );
     if (fault) return fault;
     request.log.error({ err: error }, 'unhandled error');

@@ -21,7 +21,11 @@ const head = (requestLine: string, headers: Record<string, string | number>): st
     .join('') +
   '\r\n';
 
-const bodyOf = (code: string, message: string) => ({ error: { code, message } });
+/** Answered on the bare socket, before any request exists: no request id. */
+const socketBodyOf = (code: string, message: string) => ({ error: { code, message } });
+const bodyOf = (code: string, message: string) => ({
+  error: { code, message, requestId: expect.any(String) },
+});
 
 describe('requests refused at the edge', () => {
   let server: TestServer;
@@ -42,6 +46,7 @@ describe('requests refused at the edge', () => {
         code: 'payload-too-large',
         message: messages.thumbnailTooLarge,
         fields: { thumbnail: messages.thumbnailTooLarge },
+        requestId: expect.any(String),
       },
     });
     expect(exchange.closedByServer).toBe(true);
@@ -142,7 +147,7 @@ describe('requests refused at the edge', () => {
     ]) {
       const exchange = await rawExchange(server.url, request);
       expect(exchange.status).toBe(400);
-      expect(JSON.parse(exchange.body)).toEqual(bodyOf('invalid-argument', messages.badRequest));
+      expect(JSON.parse(exchange.body)).toEqual(socketBodyOf('invalid-argument', messages.badRequest));
       expect(exchange.closedByServer).toBe(true);
     }
   });
@@ -240,7 +245,7 @@ describe('timeouts', () => {
       100,
     );
     expect(exchange.status).toBe(408);
-    expect(JSON.parse(exchange.body)).toEqual(bodyOf('request-timeout', messages.requestTimeout));
+    expect(JSON.parse(exchange.body)).toEqual(socketBodyOf('request-timeout', messages.requestTimeout));
     expect(exchange.closedByServer).toBe(true);
   });
 
@@ -257,7 +262,7 @@ describe('timeouts', () => {
       100,
     );
     expect(exchange.status).toBe(408);
-    expect(JSON.parse(exchange.body)).toEqual(bodyOf('request-timeout', messages.requestTimeout));
+    expect(JSON.parse(exchange.body)).toEqual(socketBodyOf('request-timeout', messages.requestTimeout));
     expect(exchange.closedByServer).toBe(true);
   });
 

@@ -39,7 +39,7 @@ describe('rate limits shared by two instances on one PostgreSQL database', () =>
   async function expectTooManyAttempts(response: Response): Promise<void> {
     expect(response.status).toBe(429);
     expect(await response.json()).toEqual({
-      error: { code: 'too-many-requests', message: messages.tooManyAttempts },
+      error: { code: 'too-many-requests', message: messages.tooManyAttempts, requestId: expect.any(String) },
     });
   }
 

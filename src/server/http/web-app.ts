@@ -55,7 +55,9 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
     if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, isAppPage(url) ? 200 : 404);
     }
-    const body: ErrorBody = { error: { code: 'not-found', message: messages.notFound } };
+    const body: ErrorBody = {
+      error: { code: 'not-found', message: messages.notFound, requestId: request.id },
+    };
     return reply.status(404).send(body);
   });
 }

@@ -13,6 +13,7 @@ import {
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import { AppError } from '../shared/app-error';
+import type { Metrics } from '../shared/metrics';
 import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
@@ -95,6 +96,8 @@ export class LiveHub {
   private sliceStartedAt = 0;
   private pendingChanges: Change[] = [];
   private resyncPending = false;
+  /** When the oldest change not yet flushed arrived (for the fan-out latency metric). */
+  private pendingSince: number | undefined;
   private queue: Promise<void> = Promise.resolve();
   private flushScheduled = false;
   private closed = false;
@@ -107,6 +110,7 @@ export class LiveHub {
       log: FastifyBaseLogger;
       limits: LiveLimits;
       events?: LiveHubEvents;
+      metrics?: Pick<Metrics, 'observeFanOut'>;
     },
   ) {
     this.unsubscribeBus = deps.bus.subscribe((changes) => this.handleChanges(changes));
@@ -114,6 +118,12 @@ export class LiveHub {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const group of this.groups.values()) count += group.subscriptions.size;
+    return count;
   }
 
   attach(socket: WebSocket, viewer: Viewer): void {
@@ -276,6 +286,7 @@ export class LiveHub {
   }
 
   private handleChanges(changes: Change[] | 'resync'): void {
+    this.pendingSince ??= performance.now();
     if (changes === 'resync') {
       this.resyncPending = true;
     } else {
@@ -300,6 +311,9 @@ export class LiveHub {
     this.pendingChanges = [];
     const resync = this.resyncPending;
     this.resyncPending = false;
+    const receivedAt = this.pendingSince;
+    this.pendingSince = undefined;
+    let framesWritten = false;
 
     const dirty = new Set<Group>();
     if (resync) for (const group of this.groups.values()) dirty.add(group);
@@ -374,14 +388,20 @@ export class LiveHub {
               sharedFrames.set(subscription.id, frame);
             }
             this.sendRaw(subscription.connection, frame);
+            framesWritten = true;
           }
         } else {
           const own = diffOf(subscription.state, docs, json);
-          if (own.length > 0)
+          if (own.length > 0) {
             this.send(subscription.connection, { type: 'changes', id: subscription.id, changes: own });
+            framesWritten = true;
+          }
         }
         subscription.state = next;
       }
+    }
+    if (framesWritten && receivedAt !== undefined) {
+      this.deps.metrics?.observeFanOut((performance.now() - receivedAt) / 1000);
     }
   }
 

@@ -97,12 +97,12 @@ describe('editing and deleting comments over HTTP', () => {
     const edit = await send('PATCH', path, luigiCookie, { content: "luigi's words" });
     expect(edit.status).toBe(403);
     expect(edit.body).toMatchObject({
-      error: { code: 'forbidden', message: messages.onlyAuthorEditsComment },
+      error: { code: 'forbidden', message: messages.onlyAuthorEditsComment, requestId: expect.any(String) },
     });
     const remove = await send('DELETE', path, luigiCookie);
     expect(remove.status).toBe(403);
     expect(remove.body).toMatchObject({
-      error: { code: 'forbidden', message: messages.onlyAuthorDeletesComment },
+      error: { code: 'forbidden', message: messages.onlyAuthorDeletesComment, requestId: expect.any(String) },
     });
     expect(await allComments(project.id)).toEqual([comment]);
   });

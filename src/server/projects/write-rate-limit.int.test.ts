@@ -36,7 +36,7 @@ async function expectTooMany(response: Response): Promise<void> {
   expect(response.status).toBe(429);
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
   expect(await response.json()).toEqual({
-    error: { code: 'too-many-requests', message: messages.tooManyWrites },
+    error: { code: 'too-many-requests', message: messages.tooManyWrites, requestId: expect.any(String) },
   });
 }
 
@@ -94,6 +94,8 @@ describe('per-user write limits', () => {
     });
     expect(second.status).toBe(429);
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await second.json()).toEqual({ error: { code: 429, message: messages.tooManyWrites } });
+    expect(await second.json()).toEqual({
+      error: { code: 429, message: messages.tooManyWrites, requestId: expect.any(String) },
+    });
   });
 });

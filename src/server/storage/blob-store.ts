@@ -54,6 +54,11 @@ export interface BlobStore {
    */
   listBlobs(): AsyncIterable<StoredEntry>;
   listParts(): AsyncIterable<StoredEntry>;
+  /**
+   * Resolves when the store can take writes now, cheaply (no object is written); rejects with why not.
+   * Readiness checks call it often.
+   */
+  checkReachable(): Promise<void>;
   /** Removes the staged bytes of writes that never finished (a crash mid-write) last touched before `before`. */
   removeStaleStaging(before: number): Promise<number>;
 }

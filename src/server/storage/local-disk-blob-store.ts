@@ -26,6 +26,12 @@ export class LocalDiskBlobStore implements BlobStore {
     }
   }
 
+  async checkReachable(): Promise<void> {
+    for (const dir of [this.blobsDir, this.tempDir, this.partsDir]) {
+      await fsp.access(dir, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+    }
+  }
+
   async put(bytes: Uint8Array): Promise<StoredBlob> {
     const { head: _head, ...blob } = await this.write([bytes]);
     return blob;

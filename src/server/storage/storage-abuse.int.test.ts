@@ -146,7 +146,11 @@ describe('how many sessions, and for how long', () => {
     });
     expect(refused.status).toBe(429);
     expect(await errorOf(refused)).toEqual({
-      error: { code: 429, message: storageErrorTexts.tooManyOpenUploads(STORAGE_OPEN_UPLOADS_MAX) },
+      error: {
+        code: 429,
+        message: storageErrorTexts.tooManyOpenUploads(STORAGE_OPEN_UPLOADS_MAX),
+        requestId: expect.any(String),
+      },
     });
     // The limit is per user.
     await startSession(server.url, `files/${bob.uid}/mine.bin`, 10, { headers: bob.auth });
@@ -229,7 +233,9 @@ describe('buckets, metadata and downloads', () => {
   it('knows only the configured bucket: every request naming another answers 404 with the protocol body', async () => {
     const name = `files/${alice.uid}/in-dojo.txt`;
     await putObject(server.url, name, testBytes(10), { headers: alice.auth });
-    const expected = { error: { code: 404, message: storageErrorTexts.bucketNotFound } };
+    const expected = {
+      error: { code: 404, message: storageErrorTexts.bucketNotFound, requestId: expect.any(String) },
+    };
     for (const bucket of ['other', 'Dojo', 'dojo.appspot.com']) {
       const requests: [string, Promise<Response>][] = [
         ['list', fetch(`${bucketUrl(server.url, bucket)}?prefix=`, { headers: alice.auth })],
@@ -274,7 +280,7 @@ describe('buckets, metadata and downloads', () => {
       });
       expect(multipart.status, JSON.stringify(contentType)).toBe(400);
       expect(await errorOf(multipart)).toEqual({
-        error: { code: 400, message: storageErrorTexts.invalidContentType },
+        error: { code: 400, message: storageErrorTexts.invalidContentType, requestId: expect.any(String) },
       });
       const resumable = await startResumable(server.url, name, 10, {
         headers: alice.auth,

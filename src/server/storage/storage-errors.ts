@@ -6,7 +6,7 @@ import { APP_CHECK_INVALID_PHRASE, storageErrorTexts } from '../../common/storag
 export function storageError(reply: FastifyReply, status: number, message: string, reasonPhrase?: string) {
   prepareJsonErrorReply(reply);
   if (reasonPhrase) reply.raw.statusMessage = reasonPhrase;
-  return reply.status(status).send({ error: { code: status, message } });
+  return reply.status(status).send({ error: { code: status, message, requestId: reply.request.id } });
 }
 
 /**

@@ -183,7 +183,7 @@ describe('multipart upload (POST /v0/b/{bucket}/o, X-Goog-Upload-Protocol: multi
     const response = await uploadMultipart(server.url, `files/${alice.uid}/anon.txt`, testBytes(10));
     expect(response.status).toBe(401);
     expect(await errorOf(response)).toEqual({
-      error: { code: 401, message: storageErrorTexts.unauthenticated },
+      error: { code: 401, message: storageErrorTexts.unauthenticated, requestId: expect.any(String) },
     });
   });
 
@@ -380,7 +380,11 @@ describe('metadata (GET /v0/b/{bucket}/o/{path})', () => {
     });
     expect(response.status).toBe(404);
     expect(await errorOf(response)).toEqual({
-      error: { code: 404, message: `Object 'files/${alice.uid}/missing.txt' does not exist.` },
+      error: {
+        code: 404,
+        message: `Object 'files/${alice.uid}/missing.txt' does not exist.`,
+        requestId: expect.any(String),
+      },
     });
   });
 
@@ -465,7 +469,9 @@ describe('download (alt=media)', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('content-disposition')).toBeNull();
     expect(response.headers.get('x-goog-hash')).toBeNull();
-    expect(await response.json()).toEqual({ error: { code: 500, message: messages.internal } });
+    expect(await response.json()).toEqual({
+      error: { code: 500, message: messages.internal, requestId: expect.any(String) },
+    });
   });
 });
 

@@ -137,6 +137,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         );
         if (fault) return fault;
         request.log.error({ err: error }, 'unhandled storage error');
+        request.server.metrics?.countStorageError();
         return storageError(reply, 500, messages.internal);
       });
 
