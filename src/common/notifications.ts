@@ -26,3 +26,14 @@ export interface NotificationPreference {
   inApp: boolean;
   email: NotificationEmailMode;
 }
+
+/** Notifications in one page of the panel (and in its live first page). */
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+export const NOTIFICATIONS_PAGE_MAX = 100;
+
+/** A kind's choice when the member never chose: in the app, no email. */
+export const defaultNotificationPreference = (kind: NotificationKind): NotificationPreference => ({
+  kind,
+  inApp: true,
+  email: 'off',
+});
