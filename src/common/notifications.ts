@@ -37,3 +37,21 @@ export const defaultNotificationPreference = (kind: NotificationKind): Notificat
   inApp: true,
   email: 'off',
 });
+
+/** The live newest page of a member's notifications (only their own may be followed). */
+export const notificationsQuery = (userId: string, limit: number = NOTIFICATIONS_PAGE_SIZE) => ({
+  kind: 'query' as const,
+  collection: 'notifications' as const,
+  where: [{ field: 'userId', op: '==' as const, value: userId }],
+  limit,
+});
+
+/** The live unread count of a member: one doc `{ id: userId, count }`. */
+export const unreadNotificationsCountQuery = (userId: string) => ({
+  kind: 'query' as const,
+  collection: 'notifications' as const,
+  where: [
+    { field: 'userId', op: '==' as const, value: userId },
+    { field: 'unread', op: '==' as const, value: true },
+  ],
+});
