@@ -55,3 +55,31 @@ export const unreadNotificationsCountQuery = (userId: string) => ({
     { field: 'unread', op: '==' as const, value: true },
   ],
 });
+
+/** One line saying what happened, e.g. "Ada mentioned you in Launch"; the web panel and emails use it. */
+export function notificationText(notification: {
+  kind: NotificationKind;
+  projectName: string;
+  actor: { displayName: string } | null;
+}): string {
+  const actor = notification.actor?.displayName || 'Someone';
+  const project = notification.projectName;
+  switch (notification.kind) {
+    case 'assigned':
+      return `${actor} assigned you to ${project}`;
+    case 'mentioned':
+      return `${actor} mentioned you in ${project}`;
+    case 'commented':
+      return `${actor} commented on ${project}`;
+    case 'project_edited':
+      return `${actor} edited ${project}`;
+    case 'project_completed':
+      return `${actor} completed ${project}`;
+    case 'project_reopened':
+      return `${actor} reopened ${project}`;
+    case 'due_tomorrow':
+      return `${project} is due tomorrow`;
+    case 'overdue':
+      return `${project} is overdue`;
+  }
+}
