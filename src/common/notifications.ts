@@ -83,3 +83,21 @@ export function notificationText(notification: {
       return `${project} is overdue`;
   }
 }
+
+/** Each kind as the preferences screen names it. */
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  assigned: 'You are assigned to a project',
+  mentioned: 'You are @mentioned in a comment',
+  commented: 'A comment on a project you created or are assigned to',
+  project_edited: 'A project you are on is edited',
+  project_completed: 'A project you are on is completed',
+  project_reopened: 'A project you are on is reopened',
+  due_tomorrow: 'A project you are on is due tomorrow',
+  overdue: 'A project you are on is overdue',
+};
+
+export const NOTIFICATION_EMAIL_MODE_LABELS: Record<NotificationEmailMode, string> = {
+  off: 'Off',
+  immediate: 'At once',
+  digest: 'Daily digest',
+};
