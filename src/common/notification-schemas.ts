@@ -4,7 +4,7 @@ import { NOTIFICATION_EMAIL_MODES, NOTIFICATION_KINDS } from './notifications';
 
 const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 
-export const NotificationSchema = z.object({
+const NotificationSchema = z.object({
   id: z.string(),
   kind: NotificationKindSchema,
   projectId: z.string(),

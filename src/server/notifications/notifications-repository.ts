@@ -1,16 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Notification, NotificationKind, NotificationPreference } from '../../common';
-import type { Database } from '../db/schema';
+import type { Database, NotificationsTable } from '../db/schema';
 
 /** One row to insert; the service fills ids and times. */
-export interface NotificationRow {
-  id: string;
-  user_id: string;
+export interface NotificationRow extends Pick<
+  NotificationsTable,
+  'id' | 'user_id' | 'project_id' | 'comment_id' | 'actor_id' | 'created_at'
+> {
   kind: NotificationKind;
-  project_id: string;
-  comment_id: string | null;
-  actor_id: string | null;
-  created_at: string;
 }
 
 /**

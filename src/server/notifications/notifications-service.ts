@@ -77,7 +77,7 @@ export async function insertNotificationsFor(
 }
 
 /** The contract with every writer of notifications: `{ notifications, <recipient id> }` means "theirs changed". */
-export const notificationChanges = (userIds: Iterable<string>): Change[] =>
+const notificationChanges = (userIds: Iterable<string>): Change[] =>
   [...new Set(userIds)].map((id) => ({ collection: 'notifications', id }));
 
 /** Reading and marking one's own notifications, and choosing per kind. */
