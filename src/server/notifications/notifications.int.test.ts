@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 import {
   errorOf,
   LiveRecorder,
+  newClient,
   signUpClient,
   tomorrow,
   type SignedInClient,
@@ -109,6 +110,30 @@ describe('notifications created by actions', () => {
     await ada.client.projects.reopen(project.id);
     expect(await kindsOf(bob, project.id)).toEqual(['project_reopened', 'project_completed', 'assigned']);
     expect(await kindsOf(ada, project.id)).toEqual([]);
+  });
+});
+
+describe('who is never told', () => {
+  it('tells no deactivated member, neither as assignee nor when mentioned', async () => {
+    // Ada signed up first on a fresh install: she is its owner, an admin.
+    const eve = await signUpClient(server.url, 'Eve');
+    try {
+      const project = await createProject(ada, 'Without Eve', [eve]);
+      await ada.client.admin.deactivate(eve.user.uid);
+      await ada.client.projects.addComment(project.id, { content: `Ping ${mentionToken(eve.user.uid)}` });
+      await ada.client.admin.reactivate(eve.user.uid);
+      const back = newClient(server.url);
+      try {
+        await back.auth.whenReady();
+        await back.auth.logIn({ email: eve.email, password: eve.password });
+        const { notifications } = await back.notifications.page({ limit: 100 });
+        expect(notifications.map((notification) => notification.kind)).toEqual(['assigned']);
+      } finally {
+        back.close();
+      }
+    } finally {
+      eve.client.close();
+    }
   });
 });
 
