@@ -78,7 +78,12 @@ export async function insertNotificationsFor(
 
 /** The contract with every writer of notifications: `{ notifications, <recipient id> }` means "theirs changed". */
 const notificationChanges = (userIds: Iterable<string>): Change[] =>
-  [...new Set(userIds)].map((id) => ({ collection: 'notifications', id }));
+  // `after`: the fields both live queries filter on, so no instance reads anything to route the change.
+  [...new Set(userIds)].map((id) => ({
+    collection: 'notifications',
+    id,
+    after: { userId: id, unread: true },
+  }));
 
 /** Reading and marking one's own notifications, and choosing per kind. */
 export class NotificationsService {
