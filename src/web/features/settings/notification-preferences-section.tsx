@@ -30,13 +30,23 @@ export function NotificationPreferencesSection() {
     };
   }, []);
 
+  // The control shows the choice at once; the server's answer then replaces it (or the old one returns).
   const save = async (preference: NotificationPreference) => {
+    const before = loaded;
+    setLoaded(
+      (current) =>
+        current && {
+          ...current,
+          preferences: current.preferences.map((each) => (each.kind === preference.kind ? preference : each)),
+        },
+    );
     setError(null);
     setStatus('Saving...');
     try {
       setLoaded(await dojo.notifications.updatePreferences({ preferences: [preference] }));
       setStatus('Saved.');
     } catch (failure) {
+      setLoaded(before);
       setStatus('');
       setError(errorMessage(failure));
     }
