@@ -18,6 +18,7 @@ import { listThroughput } from './list-throughput';
 import { load } from './load';
 import { liveCaps } from './live-caps';
 import { memory } from './memory';
+import { notifications } from './notifications';
 import { machineInfo } from './lib/machine';
 import { renderReport, type ReportInput } from './lib/report';
 import { compileServers } from './lib/server-process';
@@ -40,6 +41,7 @@ const BENCHMARKS: Benchmark[] = [
   load,
   liveCaps,
   search,
+  notifications,
 ];
 
 const { values } = parseArgs({

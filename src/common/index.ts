@@ -5,6 +5,7 @@ export * from './errors';
 export * from './image-sniff';
 export * from './limits';
 export * from './mentions';
+export * from './notification-schemas';
 export * from './notifications';
 export * from './live-protocol';
 export * from './live-protocol-schemas';

@@ -43,6 +43,9 @@ import { accountRouteDocs } from './account/account-route-docs';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { registerSearchRoutes } from './search/search-routes';
+import { notificationsLiveSource } from './notifications/notifications-live-source';
+import { notificationsRouteDocs } from './notifications/notifications-route-docs';
+import { registerNotificationsRoutes } from './notifications/notifications-routes';
 import { createServices, type Services } from './services';
 import { echoRequestIds, requestIdOf } from './ops/request-ids';
 import { registerMetrics, registerReadinessRoute } from './ops/ops-routes';
@@ -197,6 +200,7 @@ function createLiveHub(deps: {
       users: usersLiveSource(services.users),
       projects: projectsLiveSource(services.projects),
       comments: commentsLiveSource(services.projects),
+      notifications: notificationsLiveSource(services.notifications),
     },
     log,
     limits: {
@@ -288,6 +292,7 @@ function registerApiRoutes(
       ...accountRouteDocs,
       ...projectsRouteDocs,
       ...searchRouteDocs,
+      ...notificationsRouteDocs,
       ...liveRouteDocs,
       ...storageRouteDocs,
       ...opsRouteDocs,
@@ -317,6 +322,7 @@ function registerApiRoutes(
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
   registerSearchRoutes(server, { search: services.search, viewers });
+  registerNotificationsRoutes(server, { notifications: services.notifications, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
 }

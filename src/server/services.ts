@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
+import { NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
@@ -63,6 +64,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
+  notifications: NotificationsService;
   search: SearchService;
   signupPolicy: SignupPolicyService;
   invitations: InvitationsService;
@@ -161,6 +163,7 @@ export async function createServices({
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+    notifications: new NotificationsService({ db, changes: bus, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,
     invitations,

@@ -3,6 +3,7 @@ import { formatDistance } from 'date-fns';
 import {
   AddCommentSchema,
   announcements,
+  commentAnchor,
   EditCommentSchema,
   messages,
   type AddCommentInput,
@@ -14,6 +15,7 @@ import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
+import { useHashTarget } from '../../hooks/use-hash-target';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -57,6 +59,7 @@ function CommentList({
 }) {
   const now = useNow(RELATIVE_TIME_REFRESH_MS);
   const list = useRef<HTMLUListElement>(null);
+  useHashTarget(list, comments);
   useEffect(() => {
     const id = focusIdRef.current;
     if (id === null) return;
@@ -116,7 +119,7 @@ function CommentItem({
   };
 
   return (
-    <li className="comment" data-comment-id={comment.id} tabIndex={-1}>
+    <li className="comment" id={commentAnchor(comment.id)} data-comment-id={comment.id} tabIndex={-1}>
       <div className="comment-author">
         <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
         <p className="comment-author-name">{comment.displayName}</p>
