@@ -96,6 +96,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     database,
     bus,
     presence: services.presence,
+    projectViewers: services.projectViewers,
     mailer: services.mailer,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
@@ -172,7 +173,7 @@ function createLiveHub(deps: {
   log: FastifyBaseLogger;
 }): LiveHub {
   const { config, services, log } = deps;
-  const { presence } = services;
+  const { presence, projectViewers } = services;
   const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
   return new LiveHub({
     bus: deps.bus,
@@ -180,6 +181,7 @@ function createLiveHub(deps: {
       users: usersLiveSource(services.users),
       projects: projectsLiveSource(services.projects),
       comments: commentsLiveSource(services.projects),
+      project_viewers: projectViewers.liveSource(),
     },
     log,
     limits: {
@@ -190,6 +192,8 @@ function createLiveHub(deps: {
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
+      onSubscriptionStarted: (key, viewer, target) => projectViewers.subscriptionStarted(key, viewer, target),
+      onSubscriptionEnded: (key) => projectViewers.subscriptionEnded(key),
     },
   });
 }
@@ -308,6 +312,7 @@ function registerLifecycle(
     database: DatabaseHandle;
     bus: ChangeBus;
     presence: Services['presence'];
+    projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
@@ -322,12 +327,14 @@ function registerLifecycle(
   });
   server.addHook('onReady', async () => {
     deps.presence.start();
+    deps.projectViewers.start();
     deps.storageSweeps.start();
   });
   server.addHook('preClose', async () => {
     closing = true;
     deps.stopLive();
     await deps.presence.stop();
+    await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {

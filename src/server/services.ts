@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { PresenceService } from './presence/presence-service';
+import { ProjectViewersService } from './project-viewers/project-viewers-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
@@ -53,6 +54,7 @@ export interface Services {
   storageSweeper: StorageSweeper;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
+  projectViewers: ProjectViewersService;
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
@@ -101,10 +103,12 @@ export async function createServices({
     uploadSessionTtlMs,
   });
   const storageSweeper = new StorageSweeper({ db, blobs, uploadLocks, uploadSessionTtlMs });
-  const presence = new PresenceService({
+  const instanceId = newId();
+  const presence = new PresenceService({ db, changes: bus, instanceId, graceMs: config.presenceGraceMs, log });
+  const projectViewers = new ProjectViewersService({
     db,
     changes: bus,
-    instanceId: newId(),
+    instanceId,
     graceMs: config.presenceGraceMs,
     log,
   });
@@ -140,6 +144,7 @@ export async function createServices({
     storageSweeper,
     appCheck: new HmacAppCheckTokens(db),
     presence,
+    projectViewers,
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
