@@ -20,7 +20,9 @@ test('who is looking: B opens the project and A sees B, live; B closes the tab a
     // The name is text in the list (the picture is decorative), and the viewer does not list themself.
     await expect(alsoLooking.getByRole('listitem')).toHaveText([b.user.displayName]);
     await expect(
-      b.page.getByRole('region', { name: 'Also looking:' }).getByRole('listitem', { name: b.user.displayName }),
+      b.page
+        .getByRole('region', { name: 'Also looking:' })
+        .getByRole('listitem', { name: b.user.displayName }),
     ).toHaveCount(0);
     await expect(b.page.getByRole('region', { name: 'Also looking:' }).getByRole('listitem')).toHaveText([
       a.user.displayName,

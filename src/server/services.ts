@@ -104,7 +104,13 @@ export async function createServices({
   });
   const storageSweeper = new StorageSweeper({ db, blobs, uploadLocks, uploadSessionTtlMs });
   const instanceId = newId();
-  const presence = new PresenceService({ db, changes: bus, instanceId, graceMs: config.presenceGraceMs, log });
+  const presence = new PresenceService({
+    db,
+    changes: bus,
+    instanceId,
+    graceMs: config.presenceGraceMs,
+    log,
+  });
   const projectViewers = new ProjectViewersService({
     db,
     changes: bus,

@@ -116,7 +116,10 @@ export class ProjectViewersService {
     const viewersOf = (query: LiveQuery): string => {
       const projectId = projectIdOf(query);
       if (projectId === null)
-        throw invalidArgument({ where: 'Ask for the viewers of one project (projectId ==).' }, messages.badRequest);
+        throw invalidArgument(
+          { where: 'Ask for the viewers of one project (projectId ==).' },
+          messages.badRequest,
+        );
       return projectId;
     };
     return {

@@ -46,7 +46,10 @@ describe('who is looking at a project', () => {
     await seenByAlice.until((docs) => idsOf(docs).includes(alice.user.uid), 10_000, 'alice herself');
     const bobLooking = new LiveRecorder<ProjectViewer>(bob.client, projectViewersQuery(projectId));
     const docs = await seenByAlice.until((all) => idsOf(all).includes(bob.user.uid), 10_000, 'bob looking');
-    expect(docs.find((viewer) => viewer.id === bob.user.uid)).toMatchObject({ displayName: 'bob', projectId });
+    expect(docs.find((viewer) => viewer.id === bob.user.uid)).toMatchObject({
+      displayName: 'bob',
+      projectId,
+    });
     bobLooking.unsubscribe();
     await seenByAlice.until((all) => !idsOf(all).includes(bob.user.uid), 10_000, 'bob gone');
     seenByAlice.unsubscribe();
@@ -89,7 +92,10 @@ describe('who is looking at a project', () => {
   });
 
   it('refuses a viewers query that does not name one project', async () => {
-    const bad = new LiveRecorder<ProjectViewer>(alice.client, { kind: 'query', collection: 'project_viewers' });
+    const bad = new LiveRecorder<ProjectViewer>(alice.client, {
+      kind: 'query',
+      collection: 'project_viewers',
+    });
     await expect.poll(() => bad.error?.message ?? null).not.toBeNull();
   });
 });

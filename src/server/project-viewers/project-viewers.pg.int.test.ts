@@ -28,7 +28,11 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabaseUrl();
   instanceB = await startTestServer({ databaseUrl, configOverrides: { presenceGraceMs: GRACE_MS } });
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-viewers-'));
-  instanceA = await startServerProcess({ dataDir, databaseUrl, env: { PRESENCE_GRACE_MS: String(GRACE_MS) } });
+  instanceA = await startServerProcess({
+    dataDir,
+    databaseUrl,
+    env: { PRESENCE_GRACE_MS: String(GRACE_MS) },
+  });
 }, 120_000);
 afterAll(async () => {
   for (const { client } of clients) client.close();
@@ -68,9 +72,9 @@ describe('who is looking, on two instances', () => {
     const sweepsWatched = seenOnB.history.length;
     const until = Date.now() + GRACE_MS * 2;
     await expect.poll(() => Date.now() >= until, { timeout: GRACE_MS * 4, interval: 200 }).toBe(true);
-    expect(seenOnB.history.slice(sweepsWatched).every((docs) => idsOf(docs).includes(survivor.user.uid))).toBe(
-      true,
-    );
+    expect(
+      seenOnB.history.slice(sweepsWatched).every((docs) => idsOf(docs).includes(survivor.user.uid)),
+    ).toBe(true);
 
     // A dies without a word: B's sweep drops its stale rows within the freshness window and a sweep period.
     await instanceA.kill();

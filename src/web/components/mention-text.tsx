@@ -90,7 +90,9 @@ export function readableText(text: string, nameOf: (id: string) => string | null
  */
 export function MentionText({ text }: { text: string }) {
   const segments = splitMentions(text);
-  const nameOf = useUserNames(segments.flatMap((segment) => (segment.kind === 'mention' ? [segment.userId] : [])));
+  const nameOf = useUserNames(
+    segments.flatMap((segment) => (segment.kind === 'mention' ? [segment.userId] : [])),
+  );
   return (
     <>
       {segments.map((segment, index) =>

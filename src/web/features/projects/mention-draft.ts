@@ -34,7 +34,8 @@ export function toDraft(
     .map((segment) => {
       if (segment.kind === 'text') return segment.text;
       const name = nameOf(segment.userId);
-      if (!name || (picked.has(name) && picked.get(name) !== segment.userId)) return mentionToken(segment.userId);
+      if (!name || (picked.has(name) && picked.get(name) !== segment.userId))
+        return mentionToken(segment.userId);
       picked.set(name, segment.userId);
       return `@${name}`;
     })

@@ -19,7 +19,10 @@ const MENTION_SUGGESTIONS = 8;
 /** The server is asked once typing pauses this long. */
 const SEARCH_DELAY_MS = 150;
 
-const suggestionsQuery = (text: string): LiveQuery => ({ ...userSearchQuery(text), limit: MENTION_SUGGESTIONS });
+const suggestionsQuery = (text: string): LiveQuery => ({
+  ...userSearchQuery(text),
+  limit: MENTION_SUGGESTIONS,
+});
 
 interface MentionTextareaProps {
   control: FieldControl;
