@@ -4,7 +4,7 @@ import { dojo } from '../lib/dojo-client';
 import './mention-text.css';
 
 /** Shown for a mention whose user no longer has a profile (deleted or deactivated). */
-export const DELETED_USER = 'Deleted user';
+const DELETED_USER = 'Deleted user';
 
 /**
  * The current names of mentioned users, shared by every mention on the page: one live subscription per
@@ -74,7 +74,7 @@ export function useUserNames(ids: readonly string[]): (id: string) => string | n
 }
 
 /** What a mention reads as: '@Name', '@…' while the name is on its way, or 'Deleted user'. */
-export const mentionLabel = (name: string | null | undefined): string =>
+const mentionLabel = (name: string | null | undefined): string =>
   name === null ? DELETED_USER : `@${name ?? '…'}`;
 
 /** Comment text as people read it: each mention as the user's current name. */

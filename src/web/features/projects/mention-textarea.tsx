@@ -74,7 +74,7 @@ export function MentionTextarea({
     box.current.setSelectionRange(pendingCaret.current, pendingCaret.current);
     setCaret(pendingCaret.current);
     pendingCaret.current = null;
-  });
+  }, [value, box]);
 
   const pick = (user: UserProfile) => {
     if (!typing) return;

@@ -217,7 +217,7 @@ function EditCommentForm({
   // Mentions show as '@Name' in the box and turn back into the same tokens on save.
   const [initial] = useState(() => toDraft(comment.content, nameOf));
   const [content, setContent] = useState(initial.draft);
-  const picked = useRef(initial.picked);
+  const { picked } = initial;
   const form = useFormAction({
     check: checkEdit,
     send: async (input: EditCommentInput) => {
@@ -237,7 +237,7 @@ function EditCommentForm({
   return (
     <form
       className="comment-edit-form"
-      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked.current) })}
+      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked) })}
       onKeyDown={onKeyDown}
       noValidate
     >
@@ -246,7 +246,7 @@ function EditCommentForm({
         label={messages.editCommentLabel}
         binding={form.textField('content', content, setContent)}
         setValue={setContent}
-        picked={picked.current}
+        picked={picked}
         textareaRef={box}
       />
       <div className="comment-actions">
@@ -357,7 +357,8 @@ const FIELDS = { content: 'new-comment' };
 
 function CommentForm({ projectId }: { projectId: string }) {
   const [content, setContent] = useState('');
-  const picked = useRef(new Map<string, string>());
+  // One map for the form's life, added to as users are picked.
+  const [picked] = useState(() => new Map<string, string>());
   const { say } = useAnnouncer();
   const form = useFormAction({
     check: checkComment,
@@ -365,7 +366,7 @@ function CommentForm({ projectId }: { projectId: string }) {
       await dojo.projects.addComment(projectId, input);
       // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
       // edited since.
-      setContent((current) => (toStoredText(current, picked.current) === input.content ? '' : current));
+      setContent((current) => (toStoredText(current, picked) === input.content ? '' : current));
       say(announcements.commentAdded);
     },
     fields: FIELDS,
@@ -374,7 +375,7 @@ function CommentForm({ projectId }: { projectId: string }) {
   return (
     <form
       className="comment-form"
-      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked.current) })}
+      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked) })}
       noValidate
     >
       <MentionField
@@ -382,7 +383,7 @@ function CommentForm({ projectId }: { projectId: string }) {
         label="Add new comment:"
         binding={form.textField('content', content, setContent)}
         setValue={setContent}
-        picked={picked.current}
+        picked={picked}
       />
       <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
       <FormAlert lines={form.alert} />
