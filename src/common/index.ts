@@ -11,6 +11,7 @@ export * from './live-protocol';
 export * from './live-protocol-schemas';
 export * from './messages';
 export * from './project-schemas';
+export * from './project-viewers';
 export * from './projects';
 export * from './search';
 export * from './search-schemas';

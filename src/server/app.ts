@@ -107,6 +107,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bus,
     presence: services.presence,
     dueReminders: services.dueReminders,
+    projectViewers: services.projectViewers,
     mailer: services.mailer,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
@@ -192,7 +193,7 @@ function createLiveHub(deps: {
   metrics: Metrics | undefined;
 }): LiveHub {
   const { config, services, log, metrics } = deps;
-  const { presence } = services;
+  const { presence, projectViewers } = services;
   const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
   return new LiveHub({
     bus: deps.bus,
@@ -201,6 +202,7 @@ function createLiveHub(deps: {
       projects: projectsLiveSource(services.projects),
       comments: commentsLiveSource(services.projects),
       notifications: notificationsLiveSource(services.notifications),
+      project_viewers: projectViewers.liveSource(),
     },
     log,
     limits: {
@@ -212,6 +214,8 @@ function createLiveHub(deps: {
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
+      onSubscriptionStarted: (key, viewer, target) => projectViewers.subscriptionStarted(key, viewer, target),
+      onSubscriptionEnded: (key) => projectViewers.subscriptionEnded(key),
     },
   });
 }
@@ -335,6 +339,7 @@ function registerLifecycle(
     bus: ChangeBus;
     presence: Services['presence'];
     dueReminders: Services['dueReminders'];
+    projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
@@ -350,6 +355,7 @@ function registerLifecycle(
   server.addHook('onReady', async () => {
     deps.presence.start();
     deps.dueReminders.start();
+    deps.projectViewers.start();
     deps.storageSweeps.start();
   });
   server.addHook('preClose', async () => {
@@ -357,6 +363,7 @@ function registerLifecycle(
     deps.stopLive();
     await deps.presence.stop();
     await deps.dueReminders.stop();
+    await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {

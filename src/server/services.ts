@@ -17,6 +17,7 @@ import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
+import { ProjectViewersService } from './project-viewers/project-viewers-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
@@ -61,6 +62,7 @@ export interface Services {
   presence: PresenceService;
   /** Started when the app is ready, stopped on close. */
   dueReminders: DueReminderScheduler;
+  projectViewers: ProjectViewersService;
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
@@ -111,10 +113,18 @@ export async function createServices({
     uploadSessionTtlMs,
   });
   const storageSweeper = new StorageSweeper({ db, blobs, uploadLocks, uploadSessionTtlMs });
+  const instanceId = newId();
   const presence = new PresenceService({
     db,
     changes: bus,
-    instanceId: newId(),
+    instanceId,
+    graceMs: config.presenceGraceMs,
+    log,
+  });
+  const projectViewers = new ProjectViewersService({
+    db,
+    changes: bus,
+    instanceId,
     graceMs: config.presenceGraceMs,
     log,
   });
@@ -160,6 +170,7 @@ export async function createServices({
     appCheck: new HmacAppCheckTokens(db),
     presence,
     dueReminders,
+    projectViewers,
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
