@@ -97,6 +97,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bus,
     presence: services.presence,
     mailer: services.mailer,
+    blobStore: services.blobStore,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
       liveUpgrades.stop();
@@ -311,6 +312,7 @@ function registerLifecycle(
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
+    blobStore: Services['blobStore'];
   },
 ): void {
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
@@ -332,6 +334,7 @@ function registerLifecycle(
   });
   server.addHook('onClose', async () => {
     deps.mailer?.close();
+    deps.blobStore.close();
     await deps.bus.close();
     await deps.database.close();
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Logger } from './shared/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
@@ -20,7 +19,7 @@ import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
-import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
+import { createBlobStore, type OpenedBlobStore } from './storage/create-blob-store';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
 import { StorageSweeper } from './storage/storage-sweeper';
@@ -51,6 +50,8 @@ export interface Services {
   storage: StorageService;
   resumableUploads: ResumableUploads;
   storageSweeper: StorageSweeper;
+  /** Disk or S3 (STORAGE_DRIVER); closed with the app. */
+  blobStore: OpenedBlobStore;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
   auth: AuthService;
@@ -80,7 +81,8 @@ export async function createServices({
   const sessions = new SessionCache(bus);
   const activity = new SessionActivity({ db, log });
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions, activity });
-  const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'storage'));
+  const blobStore = await createBlobStore(config.blobStorage, config.dataDir);
+  const { blobs } = blobStore;
   const uploadLocks = new KeyedMutex();
   const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
   const storage = new StorageService({
@@ -138,6 +140,7 @@ export async function createServices({
     storage,
     resumableUploads,
     storageSweeper,
+    blobStore,
     appCheck: new HmacAppCheckTokens(db),
     presence,
     auth,
