@@ -101,7 +101,10 @@ export const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
   S3_KEY_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9._\-/]*\/$/, "must end with '/' and contain only letters, digits, '.', '_', '-' and '/'")
+    .regex(
+      /^[A-Za-z0-9._\-/]*\/$/,
+      "must end with '/' and contain only letters, digits, '.', '_', '-' and '/'",
+    )
     .default(''),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
@@ -141,13 +144,14 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   STORAGE_BUCKET: 'the only bucket; others answer 404',
   STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
   STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
-  STORAGE_DRIVER: "where file bytes live: disk (DATA_DIR/storage) or s3 (the S3_* variables)",
+  STORAGE_DRIVER: 'where file bytes live: disk (DATA_DIR/storage) or s3 (the S3_* variables)',
   S3_ENDPOINT: 'S3-compatible endpoint URL (https://s3.example.com); unset: AWS S3 of S3_REGION',
   S3_BUCKET: 'the S3 bucket that holds the bytes (made beforehand); required with STORAGE_DRIVER=s3',
   S3_REGION: 'S3 region (signing region for S3-compatible services)',
   S3_ACCESS_KEY_ID: 'S3 access key; required with STORAGE_DRIVER=s3',
   S3_SECRET_ACCESS_KEY: 'S3 secret key; required with STORAGE_DRIVER=s3',
-  S3_FORCE_PATH_STYLE: 'true: endpoint/bucket/key URLs (most self-hosted S3 services); false: bucket.endpoint',
+  S3_FORCE_PATH_STYLE:
+    'true: endpoint/bucket/key URLs (most self-hosted S3 services); false: bucket.endpoint',
   S3_KEY_PREFIX: "prefix of every key in the bucket, ending in '/' (dojo/); unset: none",
   APP_CHECK_ENFORCED: 'require an App Check token on storage requests (true or false)',
   AUTH_RATE_LIMIT_PER_MINUTE: 'login and signup attempts per client address per minute',

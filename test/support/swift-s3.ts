@@ -40,7 +40,14 @@ export const SWIFT_S3_CREDENTIALS = {
   secretAccessKey: 'testing',
 } as const;
 
-const SWIFT_PACKAGES = ['swift', 'swift-proxy', 'swift-account', 'swift-container', 'swift-object', 'memcached'];
+const SWIFT_PACKAGES = [
+  'swift',
+  'swift-proxy',
+  'swift-account',
+  'swift-container',
+  'swift-object',
+  'memcached',
+];
 const SWIFT_INSTALL_COMMAND = `apt-get update && apt-get install -y --no-install-recommends ${SWIFT_PACKAGES.join(' ')}`;
 const SWIFT_BINARIES = ['/usr/bin/swift-proxy-server', '/usr/bin/swift-ring-builder', '/usr/bin/memcached'];
 /** Swift reads its hash prefix/suffix only from here; Debian's package ships it. */
@@ -54,14 +61,17 @@ function ensureSwiftInstalled(): void {
   const missing = () => [...SWIFT_BINARIES, SWIFT_CONF].filter((file) => !existsSync(file));
   if (missing().length === 0) return;
   if (!existsSync('/etc/debian_version') || process.getuid?.() !== 0) {
-    throw new Error(`OpenStack Swift is not installed (missing ${missing().join(', ')}). Run: ${SWIFT_INSTALL_COMMAND}`);
+    throw new Error(
+      `OpenStack Swift is not installed (missing ${missing().join(', ')}). Run: ${SWIFT_INSTALL_COMMAND}`,
+    );
   }
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...SWIFT_PACKAGES]]) {
     const result = spawnSync('apt-get', args, {
       stdio: 'ignore',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${SWIFT_INSTALL_COMMAND}`);
+    if (result.status !== 0)
+      throw new Error(`apt-get ${args.join(' ')} failed; run: ${SWIFT_INSTALL_COMMAND}`);
   }
   if (missing().length > 0) throw new Error(`Swift still missing after install: ${missing().join(', ')}`);
 }
@@ -168,12 +178,20 @@ export async function startSwiftS3(): Promise<SwiftS3> {
       ringBuilder(path.join(dir, 'etc'), [`${server}.builder`, 'create', '8', '1', '1']);
       ringBuilder(path.join(dir, 'etc'), [`${server}.builder`, 'add', `r1z1-127.0.0.1:${port}/d1`, '1']);
       ringBuilder(path.join(dir, 'etc'), [`${server}.builder`, 'rebalance']);
-      await writeFile(path.join(dir, 'etc', `${server}-server.conf`), storageServerConf(server, port, dir, user));
+      await writeFile(
+        path.join(dir, 'etc', `${server}-server.conf`),
+        storageServerConf(server, port, dir, user),
+      );
     }
-    await writeFile(path.join(dir, 'etc', 'proxy-server.conf'), proxyServerConf(proxyPort, memcachedPort, dir, user));
+    await writeFile(
+      path.join(dir, 'etc', 'proxy-server.conf'),
+      proxyServerConf(proxyPort, memcachedPort, dir, user),
+    );
 
     const asRoot = process.getuid?.() === 0 ? ['-u', 'root'] : [];
-    children.push(spawnChild('memcached', [...asRoot, '-l', '127.0.0.1', '-p', String(memcachedPort), '-m', '64']));
+    children.push(
+      spawnChild('memcached', [...asRoot, '-l', '127.0.0.1', '-p', String(memcachedPort), '-m', '64']),
+    );
     for (const server of [...SERVERS, 'proxy']) {
       children.push(spawnChild(`swift-${server}-server`, [path.join(dir, 'etc', `${server}-server.conf`)]));
     }
@@ -195,7 +213,8 @@ async function waitUntilHealthy(endpoint: string, children: ChildProcess[]): Pro
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const exited = children.find((child) => child.exitCode !== null || child.signalCode !== null);
-    if (exited) throw new Error(`Swift process '${exited.spawnfile}' exited during start (${exited.exitCode})`);
+    if (exited)
+      throw new Error(`Swift process '${exited.spawnfile}' exited during start (${exited.exitCode})`);
     const healthy = await fetch(`${endpoint}/healthcheck`).then(
       (response) => response.ok,
       () => false,
@@ -218,7 +237,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** An SDK client for the harness itself (buckets); the server makes its own from `s3StorageConfig`. */
-export function swiftS3Client(swift: SwiftS3Endpoint, secretAccessKey: string = SWIFT_S3_CREDENTIALS.secretAccessKey): S3Client {
+export function swiftS3Client(
+  swift: SwiftS3Endpoint,
+  secretAccessKey: string = SWIFT_S3_CREDENTIALS.secretAccessKey,
+): S3Client {
   return new S3Client({
     endpoint: swift.endpoint,
     region: SWIFT_S3_CREDENTIALS.region,

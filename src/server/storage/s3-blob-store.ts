@@ -134,7 +134,12 @@ export class S3BlobStore implements BlobStore {
       await segments.drain();
       if (multipartId === undefined) {
         await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: last, ContentLength: last.length }),
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: objectKey,
+            Body: last,
+            ContentLength: last.length,
+          }),
         );
       } else {
         if (last.length > 0) await sendPart(last);
@@ -150,7 +155,9 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       if (multipartId !== undefined) {
         await this.client
-          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: multipartId }))
+          .send(
+            new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey, UploadId: multipartId }),
+          )
           .catch(() => undefined);
       }
       throw error;
@@ -286,7 +293,11 @@ export class S3BlobStore implements BlobStore {
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || (upload.Initiated?.getTime() ?? 0) >= before) continue;
         await this.client.send(
-          new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }),
+          new AbortMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: upload.Key,
+            UploadId: upload.UploadId,
+          }),
         );
         removed += 1;
       }
