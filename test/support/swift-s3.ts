@@ -19,7 +19,7 @@ import type { S3StorageConfig } from '../../src/server/config';
  * free 127.0.0.1 ports in a temp dir, stopped by PID. It checks SigV4 signatures like S3 does, so a wrong
  * secret is refused (swift-s3.int.test.ts proves it).
  *
- * Use: `const swift = await startSwiftS3()` → `swift.endpoint` + `SWIFT_S3_CREDENTIALS`;
+ * Use: `const swift = await startSwiftS3()` → `swift.endpoint` (access key `test:tester`, secret `testing`);
  * `createTestBucket(swift)` for a fresh bucket, `removeTestBucket(swift, name)` to empty and drop it,
  * `s3StorageConfig(swift, bucket)` for the server's `blobStorage`; `await swift.stop()` at the end.
  */
@@ -34,7 +34,7 @@ export interface SwiftS3 {
 export type SwiftS3Endpoint = Pick<SwiftS3, 'endpoint'>;
 
 /** The one account tempauth knows here (`user_test_tester`). */
-export const SWIFT_S3_CREDENTIALS = {
+const SWIFT_S3_CREDENTIALS = {
   region: 'us-east-1',
   accessKeyId: 'test:tester',
   secretAccessKey: 'testing',
@@ -49,7 +49,9 @@ const SWIFT_PACKAGES = [
   'memcached',
 ];
 const SWIFT_INSTALL_COMMAND = `apt-get update && apt-get install -y --no-install-recommends ${SWIFT_PACKAGES.join(' ')}`;
-const SWIFT_BINARIES = ['/usr/bin/swift-proxy-server', '/usr/bin/swift-ring-builder', '/usr/bin/memcached'];
+const RING_BUILDER = '/usr/bin/swift-ring-builder';
+const APT_GET = '/usr/bin/apt-get';
+const SWIFT_BINARIES = ['/usr/bin/swift-proxy-server', RING_BUILDER, '/usr/bin/memcached'];
 /** Swift reads its hash prefix/suffix only from here; Debian's package ships it. */
 const SWIFT_CONF = '/etc/swift/swift.conf';
 const READY_TIMEOUT_MS = 30_000;
@@ -66,7 +68,7 @@ function ensureSwiftInstalled(): void {
     );
   }
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...SWIFT_PACKAGES]]) {
-    const result = spawnSync('apt-get', args, {
+    const result = spawnSync(APT_GET, args, {
       stdio: 'ignore',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
@@ -92,7 +94,7 @@ function freePort(): Promise<number> {
 }
 
 function ringBuilder(dir: string, args: string[]): void {
-  const result = spawnSync('swift-ring-builder', args, { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(RING_BUILDER, args, { cwd: dir, encoding: 'utf8' });
   // `rebalance` exits 1 with a warning on a one-device ring that is balanced anyway.
   if (result.status !== 0 && !(args[1] === 'rebalance' && result.status === 1)) {
     throw new Error(`swift-ring-builder ${args.join(' ')} failed: ${result.stderr}`);
