@@ -15,13 +15,13 @@ const FIRST_CHUNK = 262_144;
 const MAX_CHUNK = 16_777_216;
 const BUCKET = 'dojo';
 
-class PendingError extends Error {}
+export class PendingError extends Error {}
 
 /**
  * One resumable upload exactly as the protocol describes it (§4.8): start, then chunks with
  * `X-Goog-Upload-Command: upload` / `upload, finalize` and `X-Goog-Upload-Offset`.
  */
-async function resumableUpload(
+export async function resumableUpload(
   baseUrl: string,
   session: Session,
   name: string,

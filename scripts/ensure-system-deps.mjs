@@ -13,7 +13,14 @@ const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const STRACE = '/usr/bin/strace';
 const SWIFT_PROXY = '/usr/bin/swift-proxy-server';
 const MEMCACHED = '/usr/bin/memcached';
-const SWIFT_PACKAGES = ['swift', 'swift-proxy', 'swift-account', 'swift-container', 'swift-object', 'memcached'];
+const SWIFT_PACKAGES = [
+  'swift',
+  'swift-proxy',
+  'swift-account',
+  'swift-container',
+  'swift-object',
+  'memcached',
+];
 
 function findInitdb() {
   if (!existsSync(POSTGRES_LIB_DIR)) return undefined;
