@@ -100,11 +100,15 @@ export class S3BlobStore implements BlobStore {
     let size = 0;
     let multipartId: string | undefined;
     const parts: CompletedPart[] = [];
-    const sendPart = async (body: Buffer): Promise<void> => {
-      multipartId ??= (
-        await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey }))
-      ).UploadId;
-      const PartNumber = parts.length + 1;
+    let creating: Promise<string | undefined> | undefined;
+    const sendPart = async (body: Buffer, offset: number): Promise<void> => {
+      // Parts may be sent side by side: the first one to need the multipart upload creates it for all.
+      creating ??= this.client
+        .send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: objectKey }))
+        .then((created) => created.UploadId);
+      multipartId = await creating;
+      // Every part but the last is exactly one segment, so a part's number follows from its offset.
+      const PartNumber = offset / SEGMENT_BYTES + 1;
       const { ETag } = await this.client.send(
         new UploadPartCommand({
           Bucket: this.bucket,
@@ -117,8 +121,8 @@ export class S3BlobStore implements BlobStore {
       );
       parts.push({ PartNumber, ETag });
     };
+    const segments = new SegmentPipeline(sendPart);
     try {
-      const segments = new SegmentPipeline(sendPart);
       for await (const chunk of source) {
         if (chunk.byteLength === 0) continue;
         if (headLength < headBytes) {
@@ -132,7 +136,7 @@ export class S3BlobStore implements BlobStore {
       }
       const last = segments.takeRest();
       await segments.drain();
-      if (multipartId === undefined) {
+      if (creating === undefined) {
         await this.client.send(
           new PutObjectCommand({
             Bucket: this.bucket,
@@ -142,7 +146,8 @@ export class S3BlobStore implements BlobStore {
           }),
         );
       } else {
-        if (last.length > 0) await sendPart(last);
+        if (last.length > 0) await sendPart(last, size - last.length);
+        parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
         await this.client.send(
           new CompleteMultipartUploadCommand({
             Bucket: this.bucket,
@@ -153,6 +158,7 @@ export class S3BlobStore implements BlobStore {
         );
       }
     } catch (error) {
+      await segments.settle();
       if (multipartId !== undefined) {
         await this.client
           .send(
@@ -196,13 +202,11 @@ export class S3BlobStore implements BlobStore {
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
     const stale = (await this.listSegments(uploadId)).filter((segment) => segment.start >= position);
     await this.deleteKeys(stale.map((segment) => segment.key));
-    let written = 0;
-    const segments = new SegmentPipeline(async (body) => {
-      const Key = this.segmentKey(uploadId, position + written);
+    const segments = new SegmentPipeline(async (body, offset) => {
+      const Key = this.segmentKey(uploadId, position + offset);
       await this.client.send(
         new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length }),
       );
-      written += body.length;
     });
     let sourceError: unknown;
     try {
@@ -220,8 +224,9 @@ export class S3BlobStore implements BlobStore {
       await segments.drain();
     } catch (error) {
       await segments.settle();
-      return { written, error };
+      return { written: segments.stored(), error };
     }
+    const written = segments.stored();
     return sourceError === undefined ? { written } : { written, error: sourceError };
   }
 
@@ -413,18 +418,24 @@ function segmentsOf(segments: Segment[]): Array<Segment & { usable: number }> {
   });
 }
 
+/** Segments sent side by side: S3 answers each PUT after a fixed delay, so one at a time wastes the link. */
+const SEGMENTS_IN_FLIGHT = 3;
+
 /**
- * Cuts a stream of chunks into SEGMENT_BYTES pieces and sends each with `send`, filling the next while
- * the previous one is sent: at most one send in flight, so memory stays at about two segments.
+ * Cuts a stream of chunks into SEGMENT_BYTES pieces and sends each with `send` (given its offset in the
+ * stream), up to SEGMENTS_IN_FLIGHT at once while the next fills: memory stays at a few segments.
  */
 class SegmentPipeline {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
-  private inFlight: Promise<void> = Promise.resolve();
+  private cutBytes = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Every segment handed to `send`, in order, and whether S3 has confirmed it. */
+  private readonly segments: Array<{ length: number; done: boolean }> = [];
   private sendError: unknown;
   failed = false;
 
-  constructor(private readonly send: (body: Buffer) => Promise<void>) {}
+  constructor(private readonly send: (body: Buffer, offset: number) => Promise<void>) {}
 
   async add(chunk: Uint8Array, flush = false): Promise<void> {
     this.pending.push(chunk);
@@ -435,12 +446,22 @@ class SegmentPipeline {
       const rest = all.subarray(body.length);
       this.pending = rest.length > 0 ? [rest] : [];
       this.pendingBytes = rest.length;
-      await this.settle();
+      while (this.inFlight.size >= SEGMENTS_IN_FLIGHT) await Promise.race(this.inFlight);
       if (this.failed) throw this.sendError;
-      this.inFlight = this.send(body).catch((error: unknown) => {
-        this.failed = true;
-        this.sendError = error;
-      });
+      const segment = { length: body.length, done: false };
+      this.segments.push(segment);
+      const sending = this.send(body, this.cutBytes).then(
+        () => {
+          segment.done = true;
+        },
+        (error: unknown) => {
+          this.failed = true;
+          this.sendError = error;
+        },
+      );
+      this.cutBytes += body.length;
+      this.inFlight.add(sending);
+      void sending.finally(() => this.inFlight.delete(sending));
     }
   }
 
@@ -452,14 +473,24 @@ class SegmentPipeline {
     return rest;
   }
 
-  /** Waits for the send in flight; throws its error. */
+  /** Waits for every send in flight; throws the first error. */
   async drain(): Promise<void> {
     await this.settle();
     if (this.failed) throw this.sendError;
   }
 
-  /** Waits for the send in flight, whatever its outcome. */
+  /** Waits for every send in flight, whatever its outcome. */
   async settle(): Promise<void> {
-    await this.inFlight;
+    await Promise.all(this.inFlight);
+  }
+
+  /** Bytes confirmed stored without a gap from the start (a later segment may land before an earlier fails). */
+  stored(): number {
+    let bytes = 0;
+    for (const segment of this.segments) {
+      if (!segment.done) break;
+      bytes += segment.length;
+    }
+    return bytes;
   }
 }
