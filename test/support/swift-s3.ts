@@ -110,6 +110,8 @@ swift_dir = ${dir}/etc
 devices = ${dir}/srv
 mount_check = false
 log_level = WARNING
+conn_timeout = 5
+node_timeout = 60
 [pipeline:main]
 pipeline = ${server}-server
 [app:${server}-server]
@@ -128,6 +130,11 @@ pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_forma
 [app:proxy-server]
 use = egg:swift#proxy
 account_autocreate = true
+# One node and a busy test machine: a slow answer must not get the node error-limited, which would turn
+# every later request into "SlowDown" for a minute.
+conn_timeout = 5
+node_timeout = 60
+error_suppression_limit = 1000000
 [filter:s3api]
 use = egg:swift#s3api
 location = ${SWIFT_S3_CREDENTIALS.region}
