@@ -15,7 +15,7 @@ const FIRST_CHUNK = 262_144;
 const MAX_CHUNK = 16_777_216;
 const BUCKET = 'dojo';
 
-export class PendingError extends Error {}
+class PendingError extends Error {}
 
 /**
  * One resumable upload exactly as the protocol describes it (§4.8): start, then chunks with
