@@ -14,8 +14,9 @@ const config: KnipConfig = {
     'scripts/*.{mjs,ts}',
   ],
   project: ['src/**/*.{ts,tsx}', 'test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{mjs,ts}'],
-  // A Debian package the durability test runs (scripts/ensure-system-deps.mjs installs it), not an npm one.
-  ignoreBinaries: ['strace'],
+  // Debian packages, not npm ones: strace for the durability test (scripts/ensure-system-deps.mjs installs
+  // it), util-linux's prlimit for the 10,000-tab bench's open-file limit (bench/fanout.ts).
+  ignoreBinaries: ['strace', 'prlimit'],
 };
 
 export default config;

@@ -1,5 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
+import { startPostgresCluster } from '../test/support/postgres-cluster';
 import { httpRequest, signUpMany, type Session } from './lib/clients';
 import { projectInput } from './lib/data';
 import { Random } from './lib/random';
@@ -57,10 +59,50 @@ async function diskSyncLatencies(dir: string, count: number): Promise<number[]> 
   return latencies;
 }
 
+/** The same creates against one server on a PostgreSQL cluster with the stock durability settings. */
+async function postgresCreates(
+  tmpDir: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<number[][]> {
+  const cluster = await startPostgresCluster({ durable: true });
+  try {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE dojo_bench');
+    await admin.end();
+    const databaseUrl = cluster.url.replace(/\/postgres$/, '/dojo_bench');
+    const dataDir = path.join(tmpDir, 'postgres');
+    const seeded = await seed({ dataDir, databaseUrl, users: 30, projects: 1000, comments: 0 });
+    const server = await startServer({ dataDir, databaseUrl });
+    try {
+      const [session] = await signUpMany(server.url, 1, 'create-pg');
+      if (!session) throw new Error('no session');
+      const assignees = [session.uid, ...seeded.users.map((user) => user.uid)];
+      await sequentialCreates(server.url, session, assignees, WARM_UP, 1);
+      const results: number[][] = [];
+      for (let run = 0; run < runs; run += 1) {
+        const latencies = await sequentialCreates(server.url, session, assignees, CREATES, 200 + run);
+        results.push(latencies);
+        log(
+          `PostgreSQL run ${run + 1}: p50 ${fmt(percentile(latencies, 50), 2)} ms, ` +
+            `p99 ${fmt(percentile(latencies, 99), 2)} ms`,
+        );
+      }
+      return results;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await cluster.stop();
+  }
+}
+
 export const createLatency: Benchmark = {
   id: 'create',
-  title: 'Create latency: 200 sequential creates',
+  title: 'Create latency: 200 sequential creates (SQLite and PostgreSQL, durable)',
   async run(context) {
+    const postgres = await postgresCreates(context.tmpDir, context.runs, context.log);
     const dataDir = path.join(context.tmpDir, 'data');
     const seeded = await seed({ dataDir, users: 30, projects: 1000, comments: 0 });
     const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
@@ -85,6 +127,8 @@ export const createLatency: Benchmark = {
           `${CREATES} \`POST /api/projects\` per run, one after another on a keep-alive connection with a session ` +
             `cookie, realistic bodies (1–4 assignees); ${WARM_UP} warm-up creates first. SQLite, 1,000 projects ` +
             'already there, no live subscribers. Latency is measured in the client: request written → answer read.',
+          'PostgreSQL: the same on a throwaway cluster with the stock durability settings (fsync, ' +
+            'synchronous_commit and full_page_writes on): every answer waits for PostgreSQL’s own commit flush.',
           'Every answer waits until its commit is on disk: one `fdatasync` of the WAL off the event loop, shared by ' +
             'concurrent writes (docs/decisions/014-durability.md). “disk sync” is that cost alone on the data ' +
             `dir's disk (${CREATES} × write 4 KiB + fdatasync after each run): the floor under a create's latency.`,
@@ -116,6 +160,20 @@ export const createLatency: Benchmark = {
             'disk sync p99',
             'ms',
             syncRuns.map((latencies) => percentile(latencies, 99)),
+            2,
+          ),
+          figure(
+            'create.postgres.p99',
+            'PostgreSQL (fsync on): p99',
+            'ms',
+            postgres.map((latencies) => percentile(latencies, 99)),
+            2,
+          ),
+          figure(
+            'create.postgres.p50',
+            'PostgreSQL (fsync on): p50',
+            'ms',
+            postgres.map((latencies) => percentile(latencies, 50)),
             2,
           ),
           figure(

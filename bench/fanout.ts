@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -12,7 +14,7 @@ import {
 } from './lib/clients';
 import { seed } from './lib/seeder';
 import { startServer, type ServerProcess } from './lib/server-process';
-import { figure, fmt, percentile } from './lib/stats';
+import { figure, fmt, MiB, percentile } from './lib/stats';
 import type { BenchContext, Figure } from './lib/types';
 import type { Benchmark } from './lib/types';
 
@@ -164,6 +166,12 @@ function figuresOf(prefix: string, runs: FanoutRun[]): Figure[] {
       at((run) => run.createMs, 50),
     ),
     figure(
+      `${prefix}.create.p99`,
+      'create call itself, p99',
+      'ms',
+      at((run) => run.createMs, 99),
+    ),
+    figure(
       `${prefix}.cpu`,
       'server CPU per create, fan-out included',
       'ms',
@@ -191,6 +199,8 @@ async function fanoutOn(
   subscribers: number,
   creates: number,
   label: string,
+  /** Called with the sockets open and idle, before any create (the 10,000-tab run reads RSS there). */
+  whenIdle?: () => Promise<void>,
 ): Promise<FanoutRun[]> {
   const [first] = servers;
   if (!first) throw new Error('no server');
@@ -205,6 +215,7 @@ async function fanoutOn(
   );
   try {
     await delay(500);
+    await whenIdle?.();
     context.log(`${label}: warm-up`);
     await measure(servers, creator, sockets, 5, `${label}-warm`);
     const runs: FanoutRun[] = [];
@@ -222,9 +233,62 @@ async function fanoutOn(
   }
 }
 
+const MANY_TABS = 10_000;
+/** Descriptors the client and the server each need for 10,000 sockets, with room to spare. */
+const NOFILE_NEEDED = 16_384;
+
+/** The soft limit of open files of a process (Linux). */
+function openFilesLimit(pid: number): number {
+  const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+  return line?.[1] === 'unlimited' ? Infinity : Number(line?.[1] ?? 0);
+}
+
+/** Raises a process's open-file limit (as `ulimit -n` would) with util-linux `prlimit`, when too low. */
+function raiseOpenFiles(pid: number): void {
+  if (openFilesLimit(pid) >= NOFILE_NEEDED) return;
+  try {
+    execFileSync('prlimit', [`--pid=${pid}`, `--nofile=${NOFILE_NEEDED}:${NOFILE_NEEDED}`]);
+  } catch (error) {
+    throw new Error(
+      `process ${pid} may open only ${openFilesLimit(pid)} files and prlimit could not raise it to ` +
+        `${NOFILE_NEEDED}: run the bench after \`ulimit -n ${NOFILE_NEEDED}\` (${(error as Error).message})`,
+    );
+  }
+}
+
+/**
+ * 10,000 dashboard tabs on one SQLite instance, every socket in this one client process: the create's
+ * reach to the last socket, the create's own answer, the client's CPU per create, and the server's RSS
+ * with the sockets open and idle.
+ */
+async function manyTabs(
+  context: BenchContext,
+  tabs: number,
+  creates: number,
+): Promise<{ runs: FanoutRun[]; idleRss: number }> {
+  raiseOpenFiles(process.pid);
+  const dataDir = path.join(context.tmpDir, 'sqlite-many');
+  await seed({ dataDir, users: 30, projects: 200, comments: 0 });
+  const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+  let idleRss = Number.NaN;
+  try {
+    raiseOpenFiles(server.pid);
+    const runs = await fanoutOn(context, [server], tabs, creates, 'sqlite10k', async () => {
+      await delay(2000);
+      await server.gc();
+      await delay(500);
+      idleRss = server.rss();
+      context.log(`sqlite10k: RSS with ${tabs} idle sockets ${fmt(idleRss / MiB)} MiB`);
+    });
+    return { runs, idleRss };
+  } finally {
+    await server.stop();
+  }
+}
+
 export const fanout: Benchmark = {
   id: 'fanout',
-  title: 'Live fan-out: one change to 1,000 subscribed sockets',
+  title: 'Live fan-out: one change to 1,000 subscribed sockets, and to 10,000 tabs',
   async run(context) {
     const subscribers = context.quick ? 200 : 1000;
     const creates = context.quick ? 10 : 40;
@@ -240,9 +304,13 @@ export const fanout: Benchmark = {
       await sqliteServer.stop();
     }
 
+    // 10,000 tabs on one SQLite instance, all in this process.
+    const manyTabCount = context.quick ? 2000 : MANY_TABS;
+    const many = await manyTabs(context, manyTabCount, creates);
+
     // PostgreSQL: two instances on one database, half the sockets on each; creates go to the first.
     context.log('starting a throwaway PostgreSQL cluster');
-    const cluster = await startPostgresCluster();
+    const cluster = await startPostgresCluster({ durable: true });
     let postgresRuns: FanoutRun[];
     try {
       const admin = new pg.Client({ connectionString: cluster.url });
@@ -279,13 +347,36 @@ export const fanout: Benchmark = {
           'to the first; the change reaches the second instance through `NOTIFY`.',
         'The 1,000 client sockets live in the bench process: the client’s own receive work (about 1,000 small ' +
           'WebSocket messages) is inside the figure, as it is for the peer.',
+        `${manyTabCount.toLocaleString('en-US')} tabs: one SQLite instance, every socket in the bench process ` +
+          '(one client process, as the issue measures it; its open-file limit is raised with `prlimit` when ' +
+          `below ${NOFILE_NEEDED.toLocaleString('en-US')}), the same creates; the server’s RSS is read with the ` +
+          'sockets open and idle, before the first create (2 s quiet, a full GC). “bench client CPU per create” ' +
+          'is the client process receiving the message on every socket: it shares the 2 cores with the server ' +
+          'and sits inside the create → last socket figure.',
       ],
-      figures: [...figuresOf('fanout.sqlite', sqliteRuns), ...figuresOf('fanout.postgres', postgresRuns)].map(
-        (item) => ({
+      figures: [
+        ...figuresOf('fanout.sqlite', sqliteRuns),
+        ...figuresOf('fanout.postgres', postgresRuns),
+        ...figuresOf('fanout.tabs', many.runs),
+      ]
+        .map((item) => ({
           ...item,
-          label: `${item.id.startsWith('fanout.sqlite') ? 'SQLite' : 'PostgreSQL ×2'}: ${item.label}`,
-        }),
-      ),
+          label: `${
+            item.id.startsWith('fanout.sqlite')
+              ? 'SQLite'
+              : item.id.startsWith('fanout.tabs')
+                ? `SQLite, ${manyTabCount.toLocaleString('en-US')} tabs`
+                : 'PostgreSQL ×2'
+          }: ${item.label}`,
+        }))
+        .concat(
+          figure(
+            'fanout.tabs.rss',
+            `SQLite, ${manyTabCount.toLocaleString('en-US')} tabs: server RSS with the sockets idle`,
+            'MiB',
+            [many.idleRss / MiB],
+          ),
+        ),
     };
   },
 };

@@ -4,10 +4,14 @@ import { closeAll, httpRequest, openDashboardTabs, signUpMany, type LiveSocket }
 import { seed } from './lib/seeder';
 import { startServer, type ServerProcess } from './lib/server-process';
 import { figure, fmt, KiB, MiB } from './lib/stats';
+import type { BenchContext } from './lib/types';
 import type { Benchmark } from './lib/types';
 
 const SESSIONS = 100;
 const SETTLE_MS = 2000;
+/** The SQLite WAL checkpoint thread retires after 10 s without a write (src/server/db/database.ts). */
+const WRITES_QUIET_MS = 12_000;
+const SERVED_PAGE = 1000;
 
 /** RSS after the process has been quiet for a while and a full GC ran (the steady state of idle sockets). */
 async function settledRss(server: ServerProcess): Promise<{ rss: number; heapUsed: number }> {
@@ -16,6 +20,42 @@ async function settledRss(server: ServerProcess): Promise<{ rss: number; heapUse
   await delay(500);
   const memory = await server.memory();
   return { rss: server.rss(), heapUsed: memory.heapUsed };
+}
+
+/**
+ * RSS of a server that has served a small team for a while: `signups` accounts made through the API, then
+ * every one of `projects` projects listed once (pages of 1,000 with the cursor), then quiet.
+ */
+async function servedRss(context: BenchContext, run: number, signups: number, projects: number) {
+  const dataDir = path.join(context.tmpDir, `served-${run}`);
+  await seed({ dataDir, users: 30, projects, comments: 0 });
+  const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+  try {
+    const sessions = await signUpMany(server.url, signups, `served${run}`);
+    const cookie = sessions[0]?.cookie ?? '';
+    let listed = 0;
+    let after: string | null = null;
+    do {
+      const query: string = after ? `&after=${encodeURIComponent(after)}` : '';
+      const answer = await httpRequest(`${server.url}/api/projects?limit=${SERVED_PAGE}${query}`, {
+        headers: { cookie },
+      });
+      if (answer.status !== 200) throw new Error(`list → ${answer.status}`);
+      const page = JSON.parse(answer.body.toString()) as { projects: unknown[]; nextCursor: string | null };
+      listed += page.projects.length;
+      after = page.nextCursor;
+    } while (after);
+    if (listed < projects) throw new Error(`listed ${listed} of ${projects} projects`);
+    // Quiet: no request for a while, as a small server is most of the day.
+    await delay(WRITES_QUIET_MS);
+    const { rss } = await settledRss(server);
+    context.log(
+      `run ${run + 1}: after ${signups} signups and ${listed} projects served, RSS ${fmt(rss / MiB)} MiB`,
+    );
+    return rss;
+  } finally {
+    await server.stop();
+  }
 }
 
 export const memory: Benchmark = {
@@ -53,6 +93,10 @@ export const memory: Benchmark = {
         await server.stop();
       }
     }
+    const signups = context.quick ? 100 : 1000;
+    const servedProjects = context.quick ? 2000 : 10_000;
+    // Once, whatever --runs says: 1,000 scrypt signups take most of a minute even on a quiet machine.
+    const served = [await servedRss(context, 0, signups, servedProjects)];
     const at = (index: number) => runs.map((run) => (run.rss[index] ?? NaN) / MiB);
     const last = steps.length - 1;
     const perConnection = runs.map((run) => ((run.rss[last] ?? NaN) - run.idle) / largest / KiB);
@@ -71,6 +115,11 @@ export const memory: Benchmark = {
         `Each reading waits ${SETTLE_MS / 1000} s, asks the server for a full GC (it runs with \`--expose-gc\`), ` +
           'waits 0.5 s and reads VmRSS from /proc. Per connection = (RSS at the largest step − RSS idle) / ' +
           'sockets; the marginal figure takes the slope between the first and last step instead.',
+        `Served: a fresh server on ${servedProjects.toLocaleString('en-US')} seeded projects; ` +
+          `${signups.toLocaleString('en-US')} users sign up through the API (multipart, PNG thumbnail), then ` +
+          `every project is listed once (\`GET /api/projects?limit=${SERVED_PAGE}\`, following \`nextCursor\`); ` +
+          `then ${WRITES_QUIET_MS / 1000} s without requests (the WAL checkpoint thread retires after 10 s ` +
+          'without a write) and the same reading as above. One run (the signups dominate its time).',
       ],
       figures: [
         figure(
@@ -78,6 +127,12 @@ export const memory: Benchmark = {
           'RSS idle (started, nobody connected)',
           'MiB',
           runs.map((run) => run.idle / MiB),
+        ),
+        figure(
+          'memory.rssServed',
+          `RSS after ${signups.toLocaleString('en-US')} signups and ${servedProjects.toLocaleString('en-US')} projects served, then quiet`,
+          'MiB',
+          served.map((rss) => rss / MiB),
         ),
         figure(
           'memory.rssSignedIn',

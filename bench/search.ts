@@ -118,7 +118,7 @@ export const search: Benchmark = {
       engines.sqlite.push(await measure(context, 'SQLite', { dataDir, projects, comments }));
     }
     context.log('starting a throwaway PostgreSQL cluster');
-    const cluster = await startPostgresCluster();
+    const cluster = await startPostgresCluster({ durable: true });
     try {
       for (let run = 0; run < context.runs; run += 1) {
         const name = `dojo_search_${run}`;

@@ -142,4 +142,41 @@ export const GAPS: Record<string, string> = {
     'right after it, on the same code and machine, measured 2.1 ms → 2.3 ms (1.10 ×). Since issue 11 the ' +
     'panel reads only active accounts: the `users_display_name` range read now also checks `status`, a ' +
     'column of the same row; an index on (status, display_name, id) would make it a pure range read.',
+  'memory-idle':
+    'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md): ' +
+    'from 123–130 MiB to 92–94 MiB on 2026-11-25 (the WAL checkpoint thread only while there are writes, ' +
+    '`pg` and `nodemailer` on first use, 4 MiB semi-spaces). What is left: ≈ 46 MiB of the `node` binary’s ' +
+    'pages (a bare `node` idles at 40 MiB) and ≈ 30 MiB of V8 heap for the code loaded at start. Next lever: ' +
+    'route groups an idle server does not need (storage, search, team, account, OpenAPI docs) loaded at their ' +
+    'first request.',
+  'memory-served':
+    'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
+    '(≤ 10,000 entries), the list body cache (now ≤ 4 MiB) and SQLite’s page cache. The WAL checkpoint ' +
+    'thread retires 10 s after the last write, before the reading.',
+  'list-uncached':
+    'Every read follows an answered create, so the list is read and serialised anew: in process ≈ 2.5 ms for ' +
+    'the 1,001 project rows, ≈ 3 ms for their ≈ 2,500 assignments (read by an `IN` list of 1,001 ids), ' +
+    '≈ 2 ms for `JSON.stringify` of 1.1 MB and ≈ 1 ms to encode it, on the shared machine (2026-11-25). ' +
+    'The users join and the sort are gone from the assignments query (docs/decisions/028-idle-footprint-and-fan-out.md). ' +
+    'Levers left: the rows in `raw()` arrays (≈ 1 ms less for the projects in a raw better-sqlite3 test), ' +
+    'and one statement with the assignments aggregated per project.',
+  'fanout-tabs':
+    'One group holds all 10,000 tabs: the server writes the same prebuilt frame to each socket (one ' +
+    'kernel write each, ≈ 17–24 µs on this VM, so ≈ 200 ms of server CPU per create at 10,000), and the ' +
+    'client process receives 10,000 messages on the same 2 cores (its CPU per create is in the row). The ' +
+    'sends now yield every 5 ms slice so the create’s own answer is not queued behind them. Lever left: ' +
+    'write the fan-out from worker threads that own their sockets, so it uses both cores. One check run on ' +
+    'the shared machine (load average ≈ 7, 2026-11-25, 40 creates): last socket p50 365 ms / p99 840 ms, ' +
+    'server CPU 124 ms and client CPU 112 ms per create, the create answered p50 25 ms / p99 157 ms (the ' +
+    'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
+    'sockets idle.',
+  'create-postgres':
+    'With fsync on, every create waits for PostgreSQL’s WAL flush at commit (one `fdatasync`, the “disk ' +
+    'sync” rows of the SQLite figure show what one costs on this disk), plus the transaction’s round trips ' +
+    'and the `NOTIFY`.',
+  'list-mixed':
+    'Each create drops the cached body; the requests that miss together share one computation of it ' +
+    '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
+    'write. One-run smoke runs on the shared machine are noise-bound: 0.95 × and 0.30 × before that ' +
+    'change (load ≈ 6 and ≈ 8), 0.72 × after (load ≈ 9).',
 };

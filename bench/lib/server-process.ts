@@ -35,11 +35,31 @@ export async function compileServers(outDir: string): Promise<void> {
   compiled = { server: path.join(outDir, 'server-child.mjs'), bare: path.join(outDir, 'bare-server.mjs') };
 }
 
+/**
+ * The node flags of `npm start` (package.json), e.g. `--max-semi-space-size`: the bench runs the server
+ * with the same V8 settings as production, so its memory and GC figures are the product's.
+ */
+function startFlags(): string[] {
+  const packageJson = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
+  ) as { scripts: { start: string } };
+  return packageJson.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /** How to run one of the children: the compiled bundle with plain node, or the source through tsx. */
 function entry(which: 'server' | 'bare'): { file: string; execArgv: string[] } {
+  const flags = which === 'server' ? startFlags() : [];
   return compiled
-    ? { file: compiled[which], execArgv: ['--enable-source-maps', '--expose-gc'] }
-    : { file: SOURCES[which], execArgv: ['--import', 'tsx', '--expose-gc'] };
+    ? { file: compiled[which], execArgv: [...new Set([...flags, '--enable-source-maps', '--expose-gc'])] }
+    : {
+        file: SOURCES[which],
+        execArgv: [
+          ...flags.filter((flag) => flag !== '--enable-source-maps'),
+          '--import',
+          'tsx',
+          '--expose-gc',
+        ],
+      };
 }
 
 export interface ServerOptions {

@@ -20,6 +20,7 @@ import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import { createBlobStore, type OpenedBlobStore } from './storage/create-blob-store';
+import { withExportDeletionHold } from './backup/blob-deletion-hold';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
 import { StorageSweeper } from './storage/storage-sweeper';
@@ -82,7 +83,8 @@ export async function createServices({
   const activity = new SessionActivity({ db, log });
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions, activity });
   const blobStore = await createBlobStore(config.blobStorage, config.dataDir);
-  const { blobs } = blobStore;
+  // An export in progress holds blob deletions back (backup/blob-deletion-hold.ts).
+  const blobs = withExportDeletionHold(blobStore.blobs, db);
   const uploadLocks = new KeyedMutex();
   const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
   const storage = new StorageService({

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 /**
  * A throwaway PostgreSQL cluster for one test run: initdb into a temp dir, start on a free 127.0.0.1
- * port, trust auth, fsync off. PostgreSQL refuses to run as root, so as root the binaries run as the
+ * port, trust auth, fsync off (unless `durable`). PostgreSQL refuses to run as root, so as root the binaries run as the
  * `postgres` system user (Debian's package creates it); otherwise they run as the current user.
  */
 export interface PostgresCluster {
@@ -30,7 +30,7 @@ const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const PREFERRED_MAJOR = '15';
 
 /** The `bin` dir of the installed PostgreSQL: version 15 if present, else the newest one. */
-function findPostgresBinDir(): string {
+export function findPostgresBinDir(): string {
   const candidates = existsSync(POSTGRES_LIB_DIR)
     ? readdirSync(POSTGRES_LIB_DIR)
         .filter((version) => existsSync(path.join(POSTGRES_LIB_DIR, version, 'bin', 'initdb')))
@@ -98,7 +98,17 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface PostgresClusterOptions {
+  /**
+   * Keep PostgreSQL's stock durability (fsync, synchronous_commit, full_page_writes on), as a production
+   * server runs: benchmarks use it so write figures include the commit flush. Tests leave it off.
+   */
+  durable?: boolean;
+}
+
+export async function startPostgresCluster(
+  clusterOptions: PostgresClusterOptions = {},
+): Promise<PostgresCluster> {
   const binDir = findPostgresBinDir();
   const runAs = postgresUser();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dojo-pg-'));
@@ -147,9 +157,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         `-p ${port}`,
         `-k ${dir}`,
         '-c listen_addresses=127.0.0.1',
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
+        ...(clusterOptions.durable
+          ? []
+          : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
         '-c max_connections=300',
       ].join(' ');
       try {

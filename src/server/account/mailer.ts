@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Email {
   to: string;
@@ -8,17 +8,21 @@ export interface Email {
 
 /** Sends email through the SMTP server of `SMTP_URL` (nodemailer); absent when none is configured. */
 export class Mailer {
-  private readonly transport: Transporter;
+  /** nodemailer is loaded at the first email, not at start (decision 028: idle memory). */
+  private transport: Promise<Transporter> | undefined;
 
   constructor(
-    smtpUrl: string,
+    private readonly smtpUrl: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
-  }
+  ) {}
 
   async send(email: Email): Promise<void> {
-    await this.transport.sendMail({
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(this.smtpUrl),
+    );
+    await (
+      await this.transport
+    ).sendMail({
       from: this.from,
       to: email.to,
       subject: email.subject,
@@ -27,6 +31,9 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    this.transport?.then(
+      (transport) => transport.close(),
+      () => undefined, // nodemailer never loaded: nothing to close
+    );
   }
 }

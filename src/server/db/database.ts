@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
@@ -27,6 +26,9 @@ export interface DatabaseHandle {
 
 const PG_INT8_OID = 20;
 
+/** The WAL checkpoint thread retires after this long without a write (decision 028). */
+const CHECKPOINTER_IDLE_MS = 10_000;
+
 /** Where the database reports trouble it recovers from by itself (pino's signature). */
 export interface DatabaseLog {
   warn(details: object, message: string): void;
@@ -37,6 +39,8 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   /** Defaults to stderr: the database opens before the server's logger exists. */
   log?: DatabaseLog;
+  /** Test-only seam: migrations run after the real ones (a deliberately failing one proves the rollback). */
+  extraMigrations?: Record<string, Migration>;
 }
 
 const stderrLog: DatabaseLog = {
@@ -48,10 +52,11 @@ export async function openDatabase({
   dataDir,
   databaseUrl,
   log = stderrLog,
+  extraMigrations = {},
 }: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = databaseUrl ? openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
+  const handle = databaseUrl ? await openPostgres(databaseUrl, log) : openSqlite(dataDir, log);
   try {
-    await migrate(handle.db, handle.dialect);
+    await migrate(handle.db, handle.dialect, extraMigrations);
     // The database and WAL files exist now: their names must survive a power loss too (SQLite syncs the
     // directory itself only with synchronous = FULL).
     if (handle.dialect === 'sqlite') await syncDirectory(dataDir);
@@ -78,6 +83,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   const checkpointer = startWalCheckpointer({
     sqlite,
     file,
+    onDemand: { idleMs: CHECKPOINTER_IDLE_MS },
     onFailure: (error) =>
       log.warn({ err: error }, 'WAL checkpoints fell back to SQLite’s automatic ones (slower writes)'),
     onCheckpointTrouble: (error) =>
@@ -93,7 +99,10 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
     db,
     dialect: 'sqlite',
     postgresUrl: undefined,
-    durable: () => walSync.sync(),
+    durable: () => {
+      checkpointer.wake();
+      return walSync.sync();
+    },
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
       try {
@@ -106,7 +115,9 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
+async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHandle> {
+  // Loaded only on PostgreSQL: an SQLite server never pays for the driver's memory (decision 028).
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -131,12 +142,32 @@ function openPostgres(url: string, log: DatabaseLog): DatabaseHandle {
   };
 }
 
-async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProviderFor(dialect) });
+/**
+ * Runs every pending migration in ONE transaction on both engines (sqlite-dialect.ts): one that fails
+ * leaves the data exactly as it was, and the error names it.
+ */
+async function migrate(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  extraMigrations: Record<string, Migration>,
+): Promise<void> {
+  const provider = migrationProviderFor(dialect);
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({ ...(await provider.getMigrations()), ...extraMigrations }),
+    },
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+    const name = failed?.migrationName ?? 'run';
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    throw new Error(
+      `Database migration ${name} failed${reason}. Nothing was changed: every pending migration ` +
+        `was rolled back. Fix the cause and start the server again.`,
+      { cause: error },
+    );
   }
 }
 

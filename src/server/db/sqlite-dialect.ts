@@ -1,8 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
@@ -23,6 +25,21 @@ export class SqliteDialectKeepingErrors extends SqliteDialect {
 
   override createDriver(): Driver {
     return new SqliteDriverKeepingErrors(this.config, this.sqlite);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new SqliteAdapterWithTransactionalDdl();
+  }
+}
+
+/**
+ * SQLite's DDL is transactional, but Kysely's adapter says it is not, so its Migrator would run migrations
+ * outside a transaction and a failing one would leave half its changes. Saying so makes the Migrator run
+ * every pending migration in one transaction, as on PostgreSQL (docs/decisions/023-backup-and-upgrades.md).
+ */
+class SqliteAdapterWithTransactionalDdl extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

@@ -92,6 +92,34 @@ describe('startWalCheckpointer', () => {
     expect(failures).toEqual([]);
   });
 
+  it('on demand: no thread until a write wakes it, and it retires after the idle time, WAL copied', async () => {
+    const failures: unknown[] = [];
+    checkpointer = startWalCheckpointer({
+      sqlite,
+      file,
+      intervalMs: 20,
+      onFailure: (error) => failures.push(error),
+      onDemand: { idleMs: 200 },
+    });
+    const active = checkpointer;
+    expect(active.running()).toBe(false);
+    writeRows(64);
+    expect(checkpointed()).toBe(false);
+    active.wake();
+    expect(active.running()).toBe(true);
+    await waitFor(checkpointed);
+    await waitFor(() => !active.running());
+
+    // Writes made while it retires or is gone are copied once a later write wakes it again (a wake
+    // during retirement starts a new thread once the old one has exited).
+    writeRows(64);
+    expect(checkpointed()).toBe(false);
+    active.wake();
+    await waitFor(checkpointed);
+    await waitFor(() => !active.running());
+    expect(failures).toEqual([]);
+  }, 30_000);
+
   it('falls back to SQLite’s automatic checkpoints and reports when the worker fails', async () => {
     const failures: unknown[] = [];
     checkpointer = startWalCheckpointer({

@@ -42,8 +42,12 @@ const timer = setInterval(() => {
     failing = true;
   }
 }, workerData.intervalMs);
-parentPort.once('message', () => {
+parentPort.once('message', (message) => {
   clearInterval(timer);
+  // Retired for want of writes: copy what the last ones left in the WAL before going.
+  if (message === 'retire') {
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  }
   db.close();
   parentPort.close();
 });
@@ -61,9 +65,20 @@ export interface WalCheckpointerOptions {
    * the worker keeps retrying every `intervalMs` meanwhile.
    */
   onCheckpointTrouble?: (error: Error | undefined) => void;
+  /**
+   * Run the worker only while there are writes: it starts at the first `wake()` and retires (after one
+   * last checkpoint) once `idleMs` pass without one; the next `wake()` starts it again. Unset: it runs
+   * from the start until `stop()`. A thread is ≈ 12 MiB of RSS that an idle server need not hold
+   * (docs/decisions/028-idle-footprint-and-fan-out.md).
+   */
+  onDemand?: { idleMs: number };
 }
 
 export interface WalCheckpointer {
+  /** A write was committed: start the worker if it is not running (only with `onDemand`). */
+  wake(): void;
+  /** Whether a worker thread is running now. */
+  running(): boolean;
   /** Stops the worker and closes its connection; resolves once its thread has exited. */
   stop(): Promise<void>;
 }
@@ -81,21 +96,16 @@ export function startWalCheckpointer({
   intervalMs = CHECKPOINT_INTERVAL_MS,
   onFailure,
   onCheckpointTrouble,
+  onDemand,
 }: WalCheckpointerOptions): WalCheckpointer {
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    name: 'dojo-wal-checkpointer',
-    workerData: { betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3'), file, intervalMs },
-    // Nothing to inherit: no TypeScript loader (tsx) to boot in a thread that runs plain JS.
-    execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
-  });
-  // Like the connection itself, the worker does not keep the process alive; stop() refs it while it ends.
-  worker.unref();
-
+  let current:
+    { worker: Worker; exited: Promise<void>; retiring: boolean; wakesAtRetire: number } | undefined;
   let stopping = false;
   let failed = false;
+  let lastWake = 0;
+  let wakes = 0;
+
   const fail = (error: unknown) => {
     if (stopping || failed) return;
     failed = true;
@@ -106,26 +116,77 @@ export function startWalCheckpointer({
     }
     onFailure(error);
   };
-  const exited = new Promise<void>((resolve) => {
-    worker.once('exit', (code) => {
-      fail(new Error(`the WAL checkpoint worker exited with code ${code}`));
-      resolve();
+
+  const spawn = () => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      name: 'dojo-wal-checkpointer',
+      workerData: {
+        betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3'),
+        file,
+        intervalMs,
+      },
+      // Nothing to inherit: no TypeScript loader (tsx) to boot in a thread that runs plain JS.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
     });
-  });
-  worker.on('error', fail);
-  worker.on('message', (message: { type: 'failing'; message: string } | { type: 'recovered' }) => {
-    onCheckpointTrouble?.(message.type === 'failing' ? new Error(message.message) : undefined);
-  });
+    // Like the connection itself, the worker does not keep the process alive; stop() refs it while it ends.
+    worker.unref();
+    const running = {
+      worker,
+      retiring: false,
+      wakesAtRetire: 0,
+      exited: new Promise<void>((resolve) => {
+        worker.once('exit', (code) => {
+          if (current === running) current = undefined;
+          if (!running.retiring) fail(new Error(`the WAL checkpoint worker exited with code ${code}`));
+          // A write woke it while it was retiring: its last checkpoint may have missed that write.
+          else if (wakes !== running.wakesAtRetire && !stopping && !failed) spawn();
+          resolve();
+        });
+      }),
+    };
+    worker.on('error', fail);
+    worker.on('message', (message: { type: 'failing'; message: string } | { type: 'recovered' }) => {
+      onCheckpointTrouble?.(message.type === 'failing' ? new Error(message.message) : undefined);
+    });
+    current = running;
+  };
+
+  const idleCheck = onDemand
+    ? setInterval(
+        () => {
+          if (!current || current.retiring || Date.now() - lastWake < onDemand.idleMs) return;
+          current.retiring = true;
+          current.wakesAtRetire = wakes;
+          current.worker.postMessage('retire');
+        },
+        Math.min(onDemand.idleMs, 1000),
+      )
+    : undefined;
+  idleCheck?.unref();
+  if (!onDemand) spawn();
 
   return {
+    wake() {
+      lastWake = Date.now();
+      wakes += 1;
+      if (onDemand && !current && !stopping && !failed) spawn();
+    },
+    running: () => current !== undefined && !current.retiring,
     async stop() {
+      if (idleCheck) clearInterval(idleCheck);
+      const running = current;
       if (!stopping) {
         stopping = true;
-        worker.ref();
-        worker.postMessage('stop');
+        if (running && !running.retiring) {
+          running.worker.ref();
+          running.worker.postMessage('stop');
+        }
       }
-      const timeout = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
-      await exited;
+      if (!running) return;
+      const timeout = setTimeout(() => void running.worker.terminate(), STOP_TIMEOUT_MS);
+      await running.exited;
       clearTimeout(timeout);
     },
   };

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { LiveCollection } from '../../common';
 
 /** A document's filterable fields, as live queries compare them (see `LiveWhere`). */
@@ -125,6 +125,8 @@ export class PostgresChangeBus implements ChangeBus {
   }
 
   private async connect(): Promise<void> {
+    // Loaded only on PostgreSQL (decision 028); after the first connect the module is cached.
+    const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;

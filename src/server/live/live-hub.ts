@@ -30,6 +30,8 @@ const CLOSE_HANDSHAKE_MS = 1000;
  * query groups would hold every other request until all of them were re-evaluated.
  */
 const QUEUE_SLICE_MS = 5;
+/** Sockets written between two looks at the clock while one group's change goes out. */
+const YIELD_CHECK_EVERY = 64;
 /** `ws` sends a Buffer as a binary message unless told otherwise; the protocol's messages are text. */
 const TEXT_FRAME = { binary: false } as const;
 
@@ -358,7 +360,12 @@ export class LiveHub {
       const shared = diffOf(previous, docs, json);
       const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
       const sharedFrames = new Map<string, Buffer>();
+      let sent = 0;
       for (const subscription of group.subscriptions) {
+        // One group can hold 10,000 dashboards: its sends are sliced too, so a create's own answer (and
+        // every other request) does not wait for the last socket (decision 028). A subscriber that joins
+        // meanwhile starts from `next` (its snapshot is queued behind this flush); one that leaves is skipped.
+        if ((sent += 1) % YIELD_CHECK_EVERY === 0) await this.yieldWhenSliceUsed();
         if (subscription.state === previous) {
           if (sharedJson) {
             let frame = sharedFrames.get(subscription.id);
