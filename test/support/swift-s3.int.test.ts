@@ -53,7 +53,7 @@ beforeAll(async () => {
     stopOwnSwift = () => own.stop();
   }
   bucket = await createTestBucket(swift);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const store of stores) store.close();

@@ -54,7 +54,7 @@ const APT_GET = '/usr/bin/apt-get';
 const SWIFT_BINARIES = ['/usr/bin/swift-proxy-server', RING_BUILDER, '/usr/bin/memcached'];
 /** Swift reads its hash prefix/suffix only from here; Debian's package ships it. */
 const SWIFT_CONF = '/etc/swift/swift.conf';
-const READY_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 const SERVERS = ['account', 'container', 'object'] as const;
 

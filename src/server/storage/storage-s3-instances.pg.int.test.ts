@@ -32,7 +32,7 @@ beforeAll(async () => {
   bucket = await createTestBucket(swift);
   instances = await startTwoInstances({ blobStorage: s3StorageConfig(swift, bucket) });
   alice = await signUpStorageUser(instances.first.url);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await instances?.stop();
