@@ -26,6 +26,7 @@ import type { BenchContext, BenchResult, Benchmark } from './lib/types';
 import { scale } from './scale';
 import { search } from './search';
 import { storage } from './storage';
+import { storageS3 } from './storage-s3';
 import { web } from './web';
 
 const BENCHMARKS: Benchmark[] = [
@@ -38,6 +39,7 @@ const BENCHMARKS: Benchmark[] = [
   scale,
   web,
   storage,
+  storageS3,
   load,
   liveCaps,
   search,

@@ -109,6 +109,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     dueReminders: services.dueReminders,
     projectViewers: services.projectViewers,
     mailer: services.mailer,
+    blobStore: services.blobStore,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
       liveUpgrades.stop();
@@ -343,6 +344,7 @@ function registerLifecycle(
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
+    blobStore: Services['blobStore'];
   },
 ): void {
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
@@ -368,6 +370,7 @@ function registerLifecycle(
   });
   server.addHook('onClose', async () => {
     deps.mailer?.close();
+    deps.blobStore.close();
     await deps.bus.close();
     await deps.database.close();
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Logger } from './shared/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
@@ -24,7 +23,7 @@ import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import type { BlobStore } from './storage/blob-store';
-import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
+import { createBlobStore, type OpenedBlobStore } from './storage/create-blob-store';
 import { withExportDeletionHold } from './backup/blob-deletion-hold';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
@@ -58,6 +57,8 @@ export interface Services {
   blobs: BlobStore;
   resumableUploads: ResumableUploads;
   storageSweeper: StorageSweeper;
+  /** Disk or S3 (STORAGE_DRIVER); closed with the app. */
+  blobStore: OpenedBlobStore;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
   /** Started when the app is ready, stopped on close. */
@@ -91,8 +92,9 @@ export async function createServices({
   const sessions = new SessionCache(bus);
   const activity = new SessionActivity({ db, log });
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions, activity });
+  const blobStore = await createBlobStore(config.blobStorage, config.dataDir);
   // An export in progress holds blob deletions back (backup/blob-deletion-hold.ts).
-  const blobs = withExportDeletionHold(new LocalDiskBlobStore(path.join(config.dataDir, 'storage')), db);
+  const blobs = withExportDeletionHold(blobStore.blobs, db);
   const uploadLocks = new KeyedMutex();
   const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
   const storage = new StorageService({
@@ -167,6 +169,7 @@ export async function createServices({
     blobs,
     resumableUploads,
     storageSweeper,
+    blobStore,
     appCheck: new HmacAppCheckTokens(db),
     presence,
     dueReminders,
