@@ -40,6 +40,8 @@ async function remindersOf(projectId: string) {
     .selectFrom('notifications')
     .select(['user_id', 'kind', 'dedupe_key', 'actor_id'])
     .where('project_id', '=', projectId)
+    // Actions notify too (the assignment that made the project); only the scheduler's reminders count here.
+    .where('kind', 'in', ['due_tomorrow', 'overdue'])
     .orderBy('kind')
     .orderBy('user_id')
     .execute();
