@@ -208,6 +208,29 @@ test.describe('edit a project', () => {
 });
 
 test.describe('completed projects', () => {
+  test("a completed project's old link says who completed it and leads to the Completed view", async ({
+    browser,
+  }) => {
+    const creator = await newSignedInContext(browser, newUser('oldlink'));
+    try {
+      const project = await createProjectViaApi(creator.context.request, {
+        assignedUserIds: [creator.user.uid],
+      });
+      const response = await creator.context.request.delete(`/api/projects/${project.id}`);
+      expect(response.status()).toBe(204);
+      await creator.page.goto(`/projects/${encodeURIComponent(project.id)}`);
+      await expect(creator.page.getByRole('heading', { level: 1, name: project.name })).toBeVisible();
+      await expect(creator.page.locator('.project-completed-notice')).toContainText(
+        `This project was completed by ${creator.user.displayName}`,
+      );
+      await expectNoAxeViolations(creator.page);
+      await creator.page.getByRole('link', { name: 'See completed projects' }).click();
+      await expect(creator.page).toHaveURL(/\/completed$/);
+    } finally {
+      await closeAll(creator.context);
+    }
+  });
+
   test("complete → listed under Completed → reopen → back on both users' dashboards, live", async ({
     browser,
   }) => {

@@ -96,7 +96,7 @@ export const UpdateProjectSchema = z.extend(CreateProjectSchema, {
 export type UpdateProjectInput = z.input<typeof UpdateProjectSchema>;
 
 /** A project 'Mark as Complete' took off the dashboards, with who completed it and when. */
-const CompletedProjectSchema = z.extend(ProjectSchema, {
+export const CompletedProjectSchema = z.extend(ProjectSchema, {
   completedAt: z.string(),
   completedBy: UserRefSchema,
 });

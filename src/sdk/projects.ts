@@ -2,6 +2,7 @@ import type {
   AddCommentInput,
   Comment,
   CommentPage,
+  CompletedProject,
   CompletedProjectPage,
   CreateProjectInput,
   EditCommentInput,
@@ -50,6 +51,12 @@ export class ProjectsClient {
       'GET',
       `/api/completed-projects${search ? `?${search}` : ''}`,
     );
+  }
+
+  /** One completed project (404 `not-found` when it is open or gone). */
+  async getCompleted(id: string): Promise<CompletedProject> {
+    const path = `/api/completed-projects/${encodeURIComponent(id)}`;
+    return (await this.transport.request<{ project: CompletedProject }>('GET', path)).project;
   }
 
   /** Back on every dashboard (the creator or an admin). */

@@ -137,10 +137,20 @@ describe('completed projects are kept', () => {
       completedBy: { id: creator.user.uid, displayName: 'Creator' },
     });
     expect(completed.projects[0]?.completedAt).toEqual(expect.any(String));
+    // Old links (search, notifications) find it as completed; an open or unknown project is not completed.
+    expect(await teammate.client.projects.getCompleted(project.id)).toMatchObject({
+      id: project.id,
+      name: 'Kept after completion',
+      completedBy: { id: creator.user.uid },
+    });
+    const unknown = await errorOf(() => teammate.client.projects.getCompleted('no-such-project'));
+    expect([unknown.status, unknown.message]).toEqual([404, messages.completedProjectNotFound]);
 
     const notYours = await errorOf(() => teammate.client.projects.reopen(project.id));
     expect([notYours.status, notYours.message]).toEqual([403, messages.onlyCreatorReopens]);
     await creator.client.projects.reopen(project.id);
+    const reopened = await errorOf(() => teammate.client.projects.getCompleted(project.id));
+    expect(reopened.status).toBe(404);
     await dashboard.until(
       (docs) => docs.some((doc) => doc.id === project.id),
       10_000,

@@ -4,6 +4,7 @@ import {
   CommentPageSchema,
   CommentSchema,
   CompletedProjectPageSchema,
+  CompletedProjectSchema,
   CreateProjectSchema,
   EditCommentSchema,
   ProjectPageSchema,
@@ -52,6 +53,20 @@ export const projectsRouteDocs: RouteDoc[] = [
       schema: CompletedProjectPageSchema,
     },
     errors: ['invalid-argument', 'unauthenticated'],
+  },
+  {
+    method: 'GET',
+    path: '/api/completed-projects/{id}',
+    tag,
+    summary: 'One completed project, with who completed it and when (what its old links now show)',
+    auth: 'session-or-token',
+    params: IdParamsSchema,
+    response: {
+      status: 200,
+      description: 'The completed project',
+      schema: z.object({ project: CompletedProjectSchema }),
+    },
+    errors: ['invalid-argument', 'unauthenticated', 'not-found'],
   },
   {
     method: 'POST',

@@ -10,6 +10,7 @@ import {
   messages,
   PROJECT_CATEGORIES,
   UpdateProjectSchema,
+  type CompletedProject,
   type CompletedProjectPage,
   type Comment,
   type CommentPage,
@@ -88,6 +89,12 @@ export function registerProjectsRoutes(
     await viewers.requireViewer(request);
     const query = parseInput(CompletedQuerySchema, request.query);
     return projects.listCompleted(query);
+  });
+
+  app.get('/api/completed-projects/:id', async (request): Promise<{ project: CompletedProject }> => {
+    await viewers.requireViewer(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    return { project: await projects.getCompleted(id) };
   });
 
   app.post('/api/completed-projects/:id/reopen', async (request): Promise<{ project: Project }> => {

@@ -310,6 +310,11 @@ export class ProjectsService {
     if (!(await deleteProject(this.deps.db, id))) throw notFound(messages.completedProjectNotFound);
   }
 
+  /** A completed project, for the links that still point at it (search results, notifications). */
+  getCompleted(id: string): Promise<CompletedProject> {
+    return this.completedOrThrow(id);
+  }
+
   private async completedOrThrow(id: string): Promise<CompletedProject> {
     const completed = await findCompletedProject(this.deps.db, id);
     if (!completed) throw notFound(messages.completedProjectNotFound);

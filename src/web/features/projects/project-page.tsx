@@ -1,4 +1,4 @@
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { CLIENT_ROUTES, announcements, editProjectPath, messages, type Project } from '../../../common';
 import { PageTitle } from '../../components/page-title';
 import { useAnnouncer } from '../../hooks/use-announcer';
@@ -9,6 +9,8 @@ import { ProjectComments } from './project-comments';
 import { ProjectSummary } from './project-summary';
 import { ProjectViewers } from './project-viewers';
 import { useCompleteProject } from './use-complete-project';
+import { useCompletedProject } from './use-completed-project';
+import { absoluteTime, relativeTime } from '../../lib/time-format';
 import './project-page.css';
 
 /** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
@@ -29,15 +31,22 @@ export function ProjectPage() {
   const completing = completion.completing?.id === id ? completion.completing : null;
   const project = live ?? completing ?? undefined;
   const missing = !validId || (docs !== null && docs.length === 0 && !completing);
+  const completed = useCompletedProject(id, validId && missing);
+  const completedProject = completed.status === 'found' ? completed.project : undefined;
+  const lookingUp = completed.status === 'loading';
 
   useDocumentTitle(
     project
       ? project.name
-      : missing
-        ? messages.noSuchDocument
-        : error
-          ? messages.documentFailed
-          : messages.loading,
+      : completedProject
+        ? completedProject.name
+        : lookingUp
+          ? messages.loading
+          : missing
+            ? messages.noSuchDocument
+            : error
+              ? messages.documentFailed
+              : messages.loading,
   );
 
   if (project) {
@@ -65,7 +74,25 @@ export function ProjectPage() {
     );
   }
 
-  if (missing) {
+  if (completedProject) {
+    return (
+      <div className="project-details">
+        <PageTitle>{completedProject.name}</PageTitle>
+        <p className="project-completed-notice" role="status">
+          {`This project was completed by ${completedProject.completedBy.displayName} `}
+          <time dateTime={completedProject.completedAt} title={absoluteTime(completedProject.completedAt)}>
+            {relativeTime(completedProject.completedAt)}
+          </time>
+          {'. '}
+          <Link to={CLIENT_ROUTES.completed}>See completed projects</Link>
+          {' to reopen it.'}
+        </p>
+        <p className="project-completed-details">{completedProject.details}</p>
+      </div>
+    );
+  }
+
+  if (missing && !lookingUp) {
     return (
       <div className="project-details">
         <PageTitle>Project</PageTitle>
