@@ -13,6 +13,8 @@ import { AppError } from './shared/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
+import { notificationEmailRouteDocs } from './notifications/email-route-docs';
+import { registerNotificationEmailRoutes } from './notifications/email-routes';
 import { projectsRouteDocs } from './projects/projects-route-docs';
 import { searchRouteDocs } from './search/search-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
@@ -104,6 +106,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bus,
     presence: services.presence,
     dueReminders: services.dueReminders,
+    notificationEmail: services.notificationEmail,
     mailer: services.mailer,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
@@ -291,6 +294,7 @@ function registerApiRoutes(
       ...liveRouteDocs,
       ...storageRouteDocs,
       ...opsRouteDocs,
+      ...notificationEmailRouteDocs,
       openApiRouteDoc,
     ],
     API_VERSION,
@@ -319,6 +323,7 @@ function registerApiRoutes(
   registerSearchRoutes(server, { search: services.search, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
+  registerNotificationEmailRoutes(server, services);
 }
 
 /** Start the presence sweep when ready; on close, end live sockets, then the bus, then the database. */
@@ -329,6 +334,7 @@ function registerLifecycle(
     bus: ChangeBus;
     presence: Services['presence'];
     dueReminders: Services['dueReminders'];
+    notificationEmail: Services['notificationEmail'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
@@ -344,6 +350,7 @@ function registerLifecycle(
   server.addHook('onReady', async () => {
     deps.presence.start();
     deps.dueReminders.start();
+    deps.notificationEmail?.start();
     deps.storageSweeps.start();
   });
   server.addHook('preClose', async () => {
@@ -351,6 +358,7 @@ function registerLifecycle(
     deps.stopLive();
     await deps.presence.stop();
     await deps.dueReminders.stop();
+    await deps.notificationEmail?.stop();
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {

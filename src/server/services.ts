@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
+import { NotificationEmailOutbox } from './notifications/email-outbox';
 import { PresenceService } from './presence/presence-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
@@ -71,6 +72,8 @@ export interface Services {
   passwordResets: PasswordResetService;
   /** Present when SMTP_URL is set; closed with the app. */
   mailer: Mailer | undefined;
+  /** Notification email (decision 029); absent without SMTP_URL. */
+  notificationEmail: NotificationEmailOutbox | undefined;
 }
 
 /** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
@@ -116,16 +119,30 @@ export async function createServices({
     graceMs: config.presenceGraceMs,
     log,
   });
+  const clock = config.testClockFile ? fileClock(config.testClockFile) : systemClock;
   const dueReminders = new DueReminderScheduler({
     db,
     bus,
-    clock: config.testClockFile ? fileClock(config.testClockFile) : systemClock,
+    clock,
     timeZone: config.notificationTimeZone,
     intervalMs: config.dueReminderIntervalMs,
     log,
   });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
+  const notificationEmail = mailer
+    ? new NotificationEmailOutbox({
+        db,
+        bus,
+        mailer,
+        clock,
+        timeZone: config.notificationTimeZone,
+        digestHour: config.digestHour,
+        publicUrl: config.publicUrl,
+        intervalMs: config.notificationEmailIntervalMs,
+        log,
+      })
+    : undefined;
   const loginFailures = new LoginFailureLimit({
     counters: rateLimitCounters,
     maxFailures: config.loginFailuresPerAccount,
@@ -175,5 +192,6 @@ export async function createServices({
       log,
     }),
     mailer,
+    notificationEmail,
   };
 }
