@@ -1,7 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (docs/architecture.md#tests): fast unit tests beside the code, and the integration suite
+ * The suites that run again with file bytes in S3 (the integration-s3 project): the whole storage suite
+ * and the SDK-shaped upload tests.
+ */
+const s3Files = [
+  'src/server/storage/*.int.test.ts',
+  'src/sdk/storage/*.int.test.ts',
+  'test/support/swift-s3.int.test.ts',
+];
+
+/**
+ * Four projects (docs/architecture.md#tests): fast unit tests beside the code, and the integration suite
  * (the real server on a random port) run once on SQLite and once on PostgreSQL.
  */
 const integrationFiles = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
@@ -46,6 +56,17 @@ export default defineConfig({
           name: 'integration-postgres',
           env: { DOJO_TEST_DB: 'postgres' },
           globalSetup: ['test/support/postgres-global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: 'integration-s3',
+          include: s3Files,
+          exclude: ['**/*.pg.int.test.ts', '**/node_modules/**'],
+          env: { DOJO_TEST_DB: 'sqlite', DOJO_TEST_STORAGE: 's3' },
+          globalSetup: ['test/support/swift-s3-global-setup.ts'],
         },
       },
     ],

@@ -18,6 +18,7 @@ import { listThroughput } from './list-throughput';
 import { load } from './load';
 import { liveCaps } from './live-caps';
 import { memory } from './memory';
+import { notifications } from './notifications';
 import { machineInfo } from './lib/machine';
 import { renderReport, type ReportInput } from './lib/report';
 import { compileServers } from './lib/server-process';
@@ -25,6 +26,7 @@ import type { BenchContext, BenchResult, Benchmark } from './lib/types';
 import { scale } from './scale';
 import { search } from './search';
 import { storage } from './storage';
+import { storageS3 } from './storage-s3';
 import { web } from './web';
 
 const BENCHMARKS: Benchmark[] = [
@@ -37,9 +39,11 @@ const BENCHMARKS: Benchmark[] = [
   scale,
   web,
   storage,
+  storageS3,
   load,
   liveCaps,
   search,
+  notifications,
 ];
 
 const { values } = parseArgs({

@@ -21,7 +21,7 @@ class PendingError extends Error {}
  * One resumable upload exactly as the protocol describes it (§4.8): start, then chunks with
  * `X-Goog-Upload-Command: upload` / `upload, finalize` and `X-Goog-Upload-Offset`.
  */
-async function resumableUpload(
+export async function resumableUpload(
   baseUrl: string,
   session: Session,
   name: string,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the system packages the test suite needs before anything slow runs: Debian's Chromium (the
 // e2e browser), the PostgreSQL server binaries (the integration-postgres cluster) and strace (the
-// durability test watches the server's fsync calls) and nginx (the reverse-proxy test). As root on Debian
+// durability test watches the server's fsync calls), nginx (the reverse-proxy test) and OpenStack Swift
+// with memcached (the real S3 API of the integration-s3 suite). As root on Debian
 // it installs what is missing; otherwise it stops at once with the command to run. Never skips silently.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,6 +12,16 @@ const CHROMIUM = '/usr/bin/chromium';
 const POSTGRES_LIB_DIR = '/usr/lib/postgresql';
 const STRACE = '/usr/bin/strace';
 const NGINX = '/usr/sbin/nginx';
+const SWIFT_PROXY = '/usr/bin/swift-proxy-server';
+const MEMCACHED = '/usr/bin/memcached';
+const SWIFT_PACKAGES = [
+  'swift',
+  'swift-proxy',
+  'swift-account',
+  'swift-container',
+  'swift-object',
+  'memcached',
+];
 
 function findInitdb() {
   if (!existsSync(POSTGRES_LIB_DIR)) return undefined;
@@ -25,6 +36,7 @@ function missingPackages() {
   if (!findInitdb()) missing.push('postgresql');
   if (!existsSync(STRACE)) missing.push('strace');
   if (!existsSync(NGINX)) missing.push('nginx');
+  if (!existsSync(SWIFT_PROXY) || !existsSync(MEMCACHED)) missing.push(...SWIFT_PACKAGES);
   return missing;
 }
 
@@ -46,7 +58,7 @@ if (missing.length > 0) {
   if (!canInstall) {
     console.error(
       `ensure-system-deps: missing system packages: ${missing.join(', ')} ` +
-        `(need ${CHROMIUM}, ${POSTGRES_LIB_DIR}/*/bin/initdb and ${STRACE}).\n` +
+        `(need ${CHROMIUM}, ${POSTGRES_LIB_DIR}/*/bin/initdb, ${STRACE}, ${NGINX}, ${SWIFT_PROXY} and ${MEMCACHED}).\n` +
         `Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
     );
     process.exit(1);
@@ -64,4 +76,6 @@ if (missing.length > 0) {
   }
 }
 
-console.log(`ensure-system-deps: ok (${CHROMIUM}, ${findInitdb()}, ${STRACE})`);
+console.log(
+  `ensure-system-deps: ok (${CHROMIUM}, ${findInitdb()}, ${STRACE}, ${NGINX}, ${SWIFT_PROXY}, ${MEMCACHED})`,
+);

@@ -254,6 +254,15 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'storage-s3',
+    what: 'Resumable upload of 100 MB with STORAGE_DRIVER=s3 (Swift s3api)',
+    target: '≥ 0.25 × bare S3 PUT',
+    figures: ['storageS3.ratio', 'storageS3.mbps'],
+    measured: ([ratio, rate]) => `${fmt(ratio, 2)} × (${fmt(rate, 0)} MB/s)`,
+    met: ([ratio]) => (ratio ?? 0) >= 0.25,
+    peer: '—',
+  },
+  {
     id: 'load',
     what: '500 users × 60 s mixed workload, each with a live dashboard (SQLite)',
     target: 'average < 50 ms, p99 < 500 ms, no errors, nothing lost',

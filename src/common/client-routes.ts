@@ -39,3 +39,6 @@ const CLIENT_ROUTE_PATTERNS = Object.values(CLIENT_ROUTES).map(
 export function isClientRoute(pathname: string): boolean {
   return CLIENT_ROUTE_PATTERNS.some((pattern) => pattern.test(pathname));
 }
+
+/** The id of a comment's element on its project's page: a link to `projectPath(id)#<anchor>` lands on it. */
+export const commentAnchor = (commentId: string): string => `comment-${commentId}`;

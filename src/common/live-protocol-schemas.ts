@@ -5,7 +5,7 @@ import { LIVE_QUERY_LIMIT_MAX } from './limits';
  * The client → server messages of the live-data protocol (live-protocol.ts), validated by the server.
  * Built when this module is imported, hence apart from the protocol's zod-free constants and types.
  */
-const LiveCollectionSchema = z.enum(['users', 'projects', 'comments', 'notifications']);
+const LiveCollectionSchema = z.enum(['users', 'projects', 'comments', 'notifications', 'project_viewers']);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
 
 const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));

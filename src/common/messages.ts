@@ -68,6 +68,9 @@ export const messages = {
   searchNoResults: 'No results',
   searching: 'Searching...',
   commentCursorInvalid: 'That page of comments does not exist.',
+  notificationCursorInvalid: 'That page of notifications does not exist.',
+  notificationNotFound: 'No such notification exists',
+  notificationsOnlyYours: 'You can only follow your own notifications.',
   showOlderComments: 'Show older comments',
   loadingOlderComments: 'Loading older comments...',
   tooManyLoginFailures:

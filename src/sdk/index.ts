@@ -1,5 +1,6 @@
 import { LIVE_PATH, type LiveDoc, type LiveTarget } from '../common';
 import { AuthClient } from './auth';
+import { NotificationsClient } from './notifications';
 import { ProjectsClient } from './projects';
 import { AccessClient, AccountClient, AdminClient } from './team';
 import { LiveClient, type LiveObserver, type SocketFactory, type SocketLike } from './live';
@@ -36,6 +37,8 @@ export interface DojoClientOptions extends DojoCoreClientOptions {
 export interface DojoCoreClient {
   auth: AuthClient;
   projects: ProjectsClient;
+  /** The signed-in member's own notifications and their choice per kind. */
+  notifications: NotificationsClient;
   /** The signed-in user's own account settings. */
   account: AccountClient;
   /** Sign-up options, invitation links and password resets, before signing in. */
@@ -86,6 +89,7 @@ export function createDojoCoreClient(options: DojoCoreClientOptions = {}): DojoC
   return {
     auth,
     projects: new ProjectsClient(transport),
+    notifications: new NotificationsClient(transport),
     account: new AccountClient(transport, (user) => auth.handleProfileChanged(user)),
     access: new AccessClient(transport),
     admin: new AdminClient(transport),

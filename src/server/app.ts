@@ -45,6 +45,9 @@ import { accountRouteDocs } from './account/account-route-docs';
 import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { registerSearchRoutes } from './search/search-routes';
+import { notificationsLiveSource } from './notifications/notifications-live-source';
+import { notificationsRouteDocs } from './notifications/notifications-route-docs';
+import { registerNotificationsRoutes } from './notifications/notifications-routes';
 import { createServices, type Services } from './services';
 import { echoRequestIds, requestIdOf } from './ops/request-ids';
 import { registerMetrics, registerReadinessRoute } from './ops/ops-routes';
@@ -107,7 +110,9 @@ export async function createApp(config: Config): Promise<DojoApp> {
     presence: services.presence,
     dueReminders: services.dueReminders,
     notificationEmail: services.notificationEmail,
+    projectViewers: services.projectViewers,
     mailer: services.mailer,
+    blobStore: services.blobStore,
     storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
     stopLive: () => {
       liveUpgrades.stop();
@@ -192,7 +197,7 @@ function createLiveHub(deps: {
   metrics: Metrics | undefined;
 }): LiveHub {
   const { config, services, log, metrics } = deps;
-  const { presence } = services;
+  const { presence, projectViewers } = services;
   const reportPresenceError = (error: unknown) => log.error({ err: error }, 'presence update failed');
   return new LiveHub({
     bus: deps.bus,
@@ -200,6 +205,8 @@ function createLiveHub(deps: {
       users: usersLiveSource(services.users),
       projects: projectsLiveSource(services.projects),
       comments: commentsLiveSource(services.projects),
+      notifications: notificationsLiveSource(services.notifications),
+      project_viewers: projectViewers.liveSource(),
     },
     log,
     limits: {
@@ -211,6 +218,8 @@ function createLiveHub(deps: {
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),
+      onSubscriptionStarted: (key, viewer, target) => projectViewers.subscriptionStarted(key, viewer, target),
+      onSubscriptionEnded: (key) => projectViewers.subscriptionEnded(key),
     },
   });
 }
@@ -291,6 +300,7 @@ function registerApiRoutes(
       ...accountRouteDocs,
       ...projectsRouteDocs,
       ...searchRouteDocs,
+      ...notificationsRouteDocs,
       ...liveRouteDocs,
       ...storageRouteDocs,
       ...opsRouteDocs,
@@ -321,6 +331,7 @@ function registerApiRoutes(
     rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
   });
   registerSearchRoutes(server, { search: services.search, viewers });
+  registerNotificationsRoutes(server, { notifications: services.notifications, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
   registerNotificationEmailRoutes(server, services);
@@ -335,9 +346,11 @@ function registerLifecycle(
     presence: Services['presence'];
     dueReminders: Services['dueReminders'];
     notificationEmail: Services['notificationEmail'];
+    projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
     mailer: Services['mailer'];
+    blobStore: Services['blobStore'];
   },
 ): void {
   // Once shutdown starts, a response ends its connection: keep-alive sockets that finish a request after
@@ -351,6 +364,7 @@ function registerLifecycle(
     deps.presence.start();
     deps.dueReminders.start();
     deps.notificationEmail?.start();
+    deps.projectViewers.start();
     deps.storageSweeps.start();
   });
   server.addHook('preClose', async () => {
@@ -359,10 +373,12 @@ function registerLifecycle(
     await deps.presence.stop();
     await deps.dueReminders.stop();
     await deps.notificationEmail?.stop();
+    await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });
   server.addHook('onClose', async () => {
     deps.mailer?.close();
+    deps.blobStore.close();
     await deps.bus.close();
     await deps.database.close();
   });

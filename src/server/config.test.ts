@@ -37,6 +37,34 @@ describe('loadConfig', () => {
     expect(config.appCheckEnforced).toBe(false);
   });
 
+  it('stores files on disk by default, and names every missing S3 setting when STORAGE_DRIVER=s3', () => {
+    expect(loadConfig({}).blobStorage).toEqual({ driver: 'disk' });
+    const error = configError({ STORAGE_DRIVER: 's3', S3_ACCESS_KEY_ID: 'key' });
+    expect(problemFor(error, 'S3_BUCKET')).toEqual(['S3_BUCKET: required when STORAGE_DRIVER=s3']);
+    expect(problemFor(error, 'S3_SECRET_ACCESS_KEY')).toHaveLength(1);
+    expect(problemFor(error, 'S3_ACCESS_KEY_ID')).toEqual([]);
+    expect(problemFor(configError({ S3_KEY_PREFIX: 'no-slash' }), 'S3_KEY_PREFIX')).toHaveLength(1);
+    const s3 = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'dojo-files',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_KEY_PREFIX: 'dojo/',
+    }).blobStorage;
+    expect(s3).toEqual({
+      driver: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'dojo-files',
+      region: 'us-east-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+      keyPrefix: 'dojo/',
+    });
+  });
+
   it('takes the live caps and write limits from limits.ts unless the environment sets them', () => {
     const defaults = loadConfig({});
     expect(defaults.liveMaxSubscriptionsPerSocket).toBe(LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET);

@@ -105,6 +105,20 @@ export const EnvSchema = z.object({
     .min(10 * 60 * 1000)
     .max(STORAGE_UPLOAD_SESSION_TTL_MAX_MS)
     .default(STORAGE_UPLOAD_SESSION_TTL_MAX_MS),
+  STORAGE_DRIVER: z.enum(['disk', 's3']).default('disk'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_KEY_PREFIX: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9._\-/]*\/$/,
+      "must end with '/' and contain only letters, digits, '.', '_', '-' and '/'",
+    )
+    .default(''),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: TrustProxySchema,
@@ -151,6 +165,15 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   STORAGE_BUCKET: 'the only bucket; others answer 404',
   STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
   STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
+  STORAGE_DRIVER: 'where file bytes live: disk (DATA_DIR/storage) or s3 (the S3_* variables)',
+  S3_ENDPOINT: 'S3-compatible endpoint URL (https://s3.example.com); unset: AWS S3 of S3_REGION',
+  S3_BUCKET: 'the S3 bucket that holds the bytes (made beforehand); required with STORAGE_DRIVER=s3',
+  S3_REGION: 'S3 region (signing region for S3-compatible services)',
+  S3_ACCESS_KEY_ID: 'S3 access key; required with STORAGE_DRIVER=s3',
+  S3_SECRET_ACCESS_KEY: 'S3 secret key; required with STORAGE_DRIVER=s3',
+  S3_FORCE_PATH_STYLE:
+    'true: endpoint/bucket/key URLs (most self-hosted S3 services); false: bucket.endpoint',
+  S3_KEY_PREFIX: "prefix of every key in the bucket, ending in '/' (dojo/); unset: none",
   APP_CHECK_ENFORCED: 'require an App Check token on storage requests (true or false)',
   AUTH_RATE_LIMIT_PER_MINUTE: 'login and signup attempts per client address per minute',
   TRUST_PROXY:
@@ -193,6 +216,8 @@ export interface Config {
   storageQuotaBytes: number;
   /** How long an unfinished resumable upload lives after its start (it reserves quota until then). */
   storageUploadSessionTtlMs: number;
+  /** Where file bytes live (create-blob-store.ts). */
+  blobStorage: BlobStorageConfig;
   appCheckEnforced: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Where the production web build lives; unset serves no web app (API-only tests). */
@@ -238,6 +263,44 @@ export interface Config {
   httpTimeouts: HttpTimeouts;
 }
 
+export type BlobStorageConfig = { driver: 'disk' } | ({ driver: 's3' } & S3StorageConfig);
+
+export interface S3StorageConfig {
+  /** Unset: AWS S3 itself. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** Empty or ending in '/'. */
+  keyPrefix: string;
+}
+
+/** The S3 settings are checked together: naming every missing one at start beats a failing first upload. */
+function blobStorageOf(values: z.infer<typeof EnvSchema>): BlobStorageConfig {
+  if (values.STORAGE_DRIVER === 'disk') return { driver: 'disk' };
+  const required = {
+    S3_BUCKET: values.S3_BUCKET,
+    S3_ACCESS_KEY_ID: values.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: values.S3_SECRET_ACCESS_KEY,
+  };
+  const missing = Object.entries(required).filter(([, value]) => value === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(missing.map(([name]) => `${name}: required when STORAGE_DRIVER=s3`));
+  }
+  return {
+    driver: 's3',
+    endpoint: values.S3_ENDPOINT,
+    bucket: required.S3_BUCKET ?? '',
+    region: values.S3_REGION,
+    accessKeyId: required.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: required.S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: values.S3_FORCE_PATH_STYLE === 'true',
+    keyPrefix: values.S3_KEY_PREFIX,
+  };
+}
+
 export interface HttpTimeouts {
   headersMs: number;
   bodyMs: number;
@@ -279,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
     storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
+    blobStorage: blobStorageOf(values),
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Logger } from './shared/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
@@ -16,14 +15,16 @@ import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { NotificationEmailOutbox } from './notifications/email-outbox';
+import { NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
+import { ProjectViewersService } from './project-viewers/project-viewers-service';
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
 import { newId } from './shared/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import type { BlobStore } from './storage/blob-store';
-import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
+import { createBlobStore, type OpenedBlobStore } from './storage/create-blob-store';
 import { withExportDeletionHold } from './backup/blob-deletion-hold';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
@@ -57,13 +58,17 @@ export interface Services {
   blobs: BlobStore;
   resumableUploads: ResumableUploads;
   storageSweeper: StorageSweeper;
+  /** Disk or S3 (STORAGE_DRIVER); closed with the app. */
+  blobStore: OpenedBlobStore;
   appCheck: HmacAppCheckTokens;
   presence: PresenceService;
   /** Started when the app is ready, stopped on close. */
   dueReminders: DueReminderScheduler;
+  projectViewers: ProjectViewersService;
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
+  notifications: NotificationsService;
   search: SearchService;
   signupPolicy: SignupPolicyService;
   invitations: InvitationsService;
@@ -90,8 +95,9 @@ export async function createServices({
   const sessions = new SessionCache(bus);
   const activity = new SessionActivity({ db, log });
   const viewers = createViewerResolver({ db, idTokens, publicUrl: config.publicUrl, sessions, activity });
+  const blobStore = await createBlobStore(config.blobStorage, config.dataDir);
   // An export in progress holds blob deletions back (backup/blob-deletion-hold.ts).
-  const blobs = withExportDeletionHold(new LocalDiskBlobStore(path.join(config.dataDir, 'storage')), db);
+  const blobs = withExportDeletionHold(blobStore.blobs, db);
   const uploadLocks = new KeyedMutex();
   const uploadSessionTtlMs = config.storageUploadSessionTtlMs;
   const storage = new StorageService({
@@ -112,10 +118,18 @@ export async function createServices({
     uploadSessionTtlMs,
   });
   const storageSweeper = new StorageSweeper({ db, blobs, uploadLocks, uploadSessionTtlMs });
+  const instanceId = newId();
   const presence = new PresenceService({
     db,
     changes: bus,
-    instanceId: newId(),
+    instanceId,
+    graceMs: config.presenceGraceMs,
+    log,
+  });
+  const projectViewers = new ProjectViewersService({
+    db,
+    changes: bus,
+    instanceId,
     graceMs: config.presenceGraceMs,
     log,
   });
@@ -172,12 +186,15 @@ export async function createServices({
     blobs,
     resumableUploads,
     storageSweeper,
+    blobStore,
     appCheck: new HmacAppCheckTokens(db),
     presence,
     dueReminders,
+    projectViewers,
     auth,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+    notifications: new NotificationsService({ db, changes: bus, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,
     invitations,

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { openDatabase } from '../../src/server/db/database';
 import { EMPTY_METADATA } from '../../src/server/storage/object-metadata';
 import { newObjectRow } from '../../src/server/storage/object-presenter';
-import { LocalDiskBlobStore } from '../../src/server/storage/local-disk-blob-store';
+import type { Config } from '../../src/server/config';
+import { createBlobStore } from '../../src/server/storage/create-blob-store';
 
 const ROWS_PER_INSERT = 500;
 
@@ -12,10 +12,11 @@ const ROWS_PER_INSERT = 500;
  * holds the same bytes (one blob). Nothing is published, and no quota is checked.
  */
 export async function insertObjectsInBulk(
-  server: { dataDir: string; databaseUrl?: string | undefined },
+  server: { dataDir: string; databaseUrl?: string | undefined; config: Config },
   input: { bucket: string; ownerUid: string; names: readonly string[]; bytes: Uint8Array },
 ): Promise<void> {
-  const blob = await new LocalDiskBlobStore(path.join(server.dataDir, 'storage')).put(input.bytes);
+  const store = await createBlobStore(server.config.blobStorage, server.dataDir);
+  const blob = await store.blobs.put(input.bytes).finally(() => store.close());
   const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
   try {
     for (let offset = 0; offset < input.names.length; offset += ROWS_PER_INSERT) {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type DojoApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
+import { createTestBucket, removeTestBucket, s3StorageConfig } from './swift-s3';
 
 /**
  * The real server on a random 127.0.0.1 port for integration tests. The database engine comes from
@@ -36,6 +37,30 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Closes the app and starts a new one on the same data dir and database (same port when free). */
   restart(): Promise<{ url: string }>;
+}
+
+/**
+ * Where file bytes go, from DOJO_TEST_STORAGE: 'disk' (default) or 's3' (the integration-s3 project, whose
+ * globalSetup provides a Swift; each DATA_DIR gets its own bucket there, so files stay isolated).
+ */
+function testStorageDriver(): 'disk' | 's3' {
+  const value = process.env.DOJO_TEST_STORAGE ?? 'disk';
+  if (value !== 'disk' && value !== 's3') {
+    throw new Error(`DOJO_TEST_STORAGE must be 'disk' or 's3', got '${value}'`);
+  }
+  return value;
+}
+
+/** The bucket of a DATA_DIR: instances that share a DATA_DIR share their bytes, as on disk. */
+const bucketOfDataDir = (dataDir: string): string =>
+  `dojo-test-${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
+
+function providedSwiftS3(): { endpoint: string } {
+  const swift = inject('swiftS3');
+  if (!swift) {
+    throw new Error('DOJO_TEST_STORAGE=s3 needs the integration-s3 project (its globalSetup starts Swift)');
+  }
+  return swift;
 }
 
 export function testDatabaseEngine(): TestDatabaseEngine {
@@ -130,9 +155,17 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dojo-test-')));
   let databaseUrl = options.databaseUrl;
   let ownsDatabase = false;
+  // A test that sets `blobStorage` itself manages that storage; otherwise DOJO_TEST_STORAGE decides.
+  const ownBucket =
+    options.configOverrides?.blobStorage === undefined && testStorageDriver() === 's3'
+      ? { swift: providedSwiftS3(), bucket: bucketOfDataDir(dataDir) }
+      : undefined;
 
   const cleanUp = async (): Promise<void> => {
     const problems: unknown[] = [];
+    if (ownBucket && ownsDataDir) {
+      await removeTestBucket(ownBucket.swift, ownBucket.bucket).catch((e) => problems.push(e));
+    }
     if (ownsDatabase && databaseUrl) await dropTestDatabase(databaseUrl).catch((e) => problems.push(e));
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true }).catch((e) => problems.push(e));
     if (problems.length > 0) throw new AggregateError(problems, 'test server clean-up failed');
@@ -146,6 +179,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       databaseUrl = await createTestDatabaseUrl();
       ownsDatabase = true;
     }
+    if (ownBucket) await createTestBucket(ownBucket.swift, ownBucket.bucket);
     config = {
       ...loadConfig({
         DATA_DIR: dataDir,
@@ -160,6 +194,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       commentsPerMinute: TEST_WRITES_PER_MINUTE,
       uploadsPerMinute: TEST_WRITES_PER_MINUTE,
       maxConnectionsPerAddress: TEST_MAX_CONNECTIONS_PER_ADDRESS,
+      ...(ownBucket ? { blobStorage: s3StorageConfig(ownBucket.swift, ownBucket.bucket) } : {}),
       ...options.configOverrides,
     };
     app = await createApp(config);
@@ -232,8 +267,16 @@ export interface TwoInstances {
 export async function startTwoInstances(configOverrides: Partial<Config> = {}): Promise<TwoInstances> {
   if (testDatabaseEngine() !== 'postgres') throw new Error('two instances need DOJO_TEST_DB=postgres');
   const databaseUrl = await createTestDatabaseUrl();
-  const first = await startTestServer({ databaseUrl, configOverrides });
-  const second = await startTestServer({ databaseUrl, configOverrides });
+  // Under DOJO_TEST_STORAGE=s3 both instances must see one bucket, as they see one database.
+  const sharedBucket =
+    configOverrides.blobStorage === undefined && testStorageDriver() === 's3'
+      ? { swift: providedSwiftS3(), bucket: await createTestBucket(providedSwiftS3()) }
+      : undefined;
+  const overrides = sharedBucket
+    ? { ...configOverrides, blobStorage: s3StorageConfig(sharedBucket.swift, sharedBucket.bucket) }
+    : configOverrides;
+  const first = await startTestServer({ databaseUrl, configOverrides: overrides });
+  const second = await startTestServer({ databaseUrl, configOverrides: overrides });
   return {
     first,
     second,
@@ -242,6 +285,7 @@ export async function startTwoInstances(configOverrides: Partial<Config> = {}): 
       await first.stop();
       await second.stop();
       await dropTestDatabase(databaseUrl);
+      if (sharedBucket) await removeTestBucket(sharedBucket.swift, sharedBucket.bucket);
     },
   };
 }

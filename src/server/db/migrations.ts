@@ -426,6 +426,26 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/decisions/027-mentions-and-who-is-looking.md: who has a project open, one row per tab and instance,
+    // refreshed while open; rows of a dead instance go stale and are swept.
+    '0017_project_viewers': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('project_viewers')
+          .addColumn('instance_id', 'text', (column) => column.notNull())
+          .addColumn('viewing_id', 'text', (column) => column.notNull())
+          .addColumn('project_id', 'text', (column) => column.notNull())
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .addColumn('last_seen_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('project_viewers_pk', ['instance_id', 'viewing_id'])
+          .execute();
+        await db.schema
+          .createIndex('project_viewers_project')
+          .on('project_viewers')
+          .columns(['project_id', 'last_seen_at'])
+          .execute();
+      },
+    },
   };
 }
 

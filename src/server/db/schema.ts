@@ -136,11 +136,22 @@ interface LivePresenceTable {
   last_seen_at: string;
 }
 
+/** One tab looking at one project (docs/decisions/027-mentions-and-who-is-looking.md). */
+interface ProjectViewersTable {
+  instance_id: string;
+  /** This instance's key for one live subscription (one tab's view of the project). */
+  viewing_id: string;
+  project_id: string;
+  user_id: string;
+  last_seen_at: string;
+}
+
 export interface Database {
   projects: ProjectsTable;
   project_assignees: ProjectAssigneesTable;
   comments: CommentsTable;
   live_presence: LivePresenceTable;
+  project_viewers: ProjectViewersTable;
   users: UsersTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;

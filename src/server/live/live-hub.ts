@@ -54,6 +54,8 @@ interface Connection {
 
 interface Subscription {
   id: string;
+  /** Unique on this instance for the subscription's lifetime: what `LiveHubEvents` name it by. */
+  key: string;
   connection: Connection;
   target: LiveTarget;
   groupKey: string;
@@ -78,6 +80,10 @@ function terminateOnError(this: WebSocket): void {
 export interface LiveHubEvents {
   onConnectionOpened?(viewer: Viewer): void;
   onConnectionClosed?(viewer: Viewer): void;
+  /** A subscription was accepted (its snapshot is on its way); `key` names it until it ends. */
+  onSubscriptionStarted?(key: string, viewer: Viewer, target: LiveTarget): void;
+  /** Unsubscribed, replaced, failed, or its socket closed. */
+  onSubscriptionEnded?(key: string): void;
 }
 
 /**
@@ -102,6 +108,7 @@ export class LiveHub {
   private flushScheduled = false;
   private closed = false;
   private readonly unsubscribeBus: () => void;
+  private subscriptionSerial = 0;
 
   constructor(
     private readonly deps: {
@@ -226,12 +233,14 @@ export class LiveHub {
     }
     const subscription: Subscription = {
       id: message.id,
+      key: String((this.subscriptionSerial += 1)),
       connection,
       target: message.target,
       groupKey: `${message.target.collection}:${source.groupKey(message.target, connection.viewer)}`,
       state: { order: [], json: new Map() },
     };
     connection.subscriptions.set(message.id, subscription);
+    this.deps.events?.onSubscriptionStarted?.(subscription.key, connection.viewer, subscription.target);
     this.enqueue(() => this.sendSnapshot(subscription));
   }
 
@@ -250,6 +259,7 @@ export class LiveHub {
         docs = await this.evaluate(subscription.target, connection.viewer);
       } catch (error) {
         connection.subscriptions.delete(subscription.id);
+        this.deps.events?.onSubscriptionEnded?.(subscription.key);
         this.sendError(connection, subscription.id, error);
         return;
       }
@@ -280,6 +290,7 @@ export class LiveHub {
 
   private removeSubscription(subscription: Subscription): void {
     subscription.connection.subscriptions.delete(subscription.id);
+    this.deps.events?.onSubscriptionEnded?.(subscription.key);
     const group = this.groups.get(subscription.groupKey);
     if (!group?.subscriptions.delete(subscription)) return;
     if (group.subscriptions.size === 0) this.groups.delete(group.key);
@@ -321,7 +332,8 @@ export class LiveHub {
     for (const change of changes) {
       if (change.collection === 'sessions') continue;
       for (const group of this.groups.values()) {
-        await this.yieldWhenSliceUsed();
+        // Changes × groups can be a million pairs (1,000 members' bells, 1,000 changes): await only when due.
+        if (performance.now() - this.sliceStartedAt >= QUEUE_SLICE_MS) await this.yieldWhenSliceUsed();
         const { target } = group;
         if (dirty.has(group)) continue;
         if (target.collection !== change.collection) {
@@ -504,12 +516,12 @@ export class LiveHub {
 }
 
 /**
- * Projects and comments show their people's names and pictures (joined when read), so a profile change
+ * Projects, comments and project viewers show their people's names and pictures (joined when read), so a profile change
  * (not a presence flag) re-reads every project or comment result that names the user.
  */
 function showsUserOf(change: Change, group: Group): boolean {
   if (change.collection !== 'users' || change.scope !== undefined) return false;
-  if (group.target.collection !== 'projects' && group.target.collection !== 'comments') return false;
+  if (!['projects', 'comments', 'project_viewers'].includes(group.target.collection)) return false;
   const quotedId = JSON.stringify(change.id);
   for (const json of group.state.json.values()) if (json.includes(quotedId)) return true;
   return false;

@@ -1,17 +1,11 @@
-import { projectPath, type NotificationKind } from '../../common';
+import {
+  commentAnchor,
+  NOTIFICATION_KIND_LABELS,
+  notificationText,
+  projectPath,
+  type NotificationKind,
+} from '../../common';
 import type { MailableNotification } from './email-repository';
-
-/** What a kind says, in a subject and in a line of the body. */
-const KIND_SUBJECTS: Record<NotificationKind, string> = {
-  assigned: 'You were assigned',
-  mentioned: 'You were mentioned',
-  commented: 'New comment',
-  project_edited: 'Project edited',
-  project_completed: 'Project completed',
-  project_reopened: 'Project reopened',
-  due_tomorrow: 'Due tomorrow',
-  overdue: 'Overdue',
-};
 
 export interface RenderedEmail {
   subject: string;
@@ -33,21 +27,29 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => 
 function linkOf(notification: MailableNotification, links: LinkBuilder): string {
   const path = projectPath(notification.projectId);
   return links.appUrl(
-    notification.commentId ? `${path}#comment-${encodeURIComponent(notification.commentId)}` : path,
+    notification.commentId ? `${path}#${encodeURIComponent(commentAnchor(notification.commentId))}` : path,
   );
 }
 
+/** What happened, as the bell's panel says it. */
 function lineOf(notification: MailableNotification): string {
-  const by = notification.actorName ? ` (by ${notification.actorName})` : '';
-  return `${KIND_SUBJECTS[notification.kind]}: ${notification.projectName}${by}`;
+  return notificationText({
+    kind: notification.kind,
+    projectName: notification.projectName,
+    actor: notification.actorName === null ? null : { displayName: notification.actorName },
+  });
 }
+
+/** The unsubscribe link's words for one kind. */
+const stopLine = (kind: NotificationKind): string =>
+  `Stop emails for: ${NOTIFICATION_KIND_LABELS[kind].toLowerCase()}`;
 
 /** One notification, one message. */
 export function renderImmediate(notification: MailableNotification, links: LinkBuilder): RenderedEmail {
   const url = linkOf(notification, links);
   const unsubscribeUrl = links.unsubscribeUrl(notification.recipientId, notification.kind);
-  const subject = `${KIND_SUBJECTS[notification.kind]}: ${notification.projectName}`;
-  const unsubscribeLine = `Stop these emails (${KIND_SUBJECTS[notification.kind]}): ${unsubscribeUrl}`;
+  const subject = lineOf(notification);
+  const unsubscribeLine = `${stopLine(notification.kind)}: ${unsubscribeUrl}`;
   return {
     subject,
     unsubscribeUrl,
@@ -70,14 +72,14 @@ export function renderDigest(
   const first = notifications[0]!;
   const subject =
     notifications.length === 1
-      ? `Daily digest: ${KIND_SUBJECTS[first.kind]}: ${first.projectName}`
+      ? `Daily digest: ${lineOf(first)}`
       : `Daily digest: ${notifications.length} notifications (${day})`;
   const kinds = [...new Set(notifications.map((notification) => notification.kind))];
   const textLines = notifications.map(
     (notification) => `- ${lineOf(notification)}\n  ${linkOf(notification, links)}`,
   );
   const unsubscribeText = kinds
-    .map((kind) => `Stop ${KIND_SUBJECTS[kind]} emails: ${links.unsubscribeUrl(first.recipientId, kind)}`)
+    .map((kind) => `${stopLine(kind)}: ${links.unsubscribeUrl(first.recipientId, kind)}`)
     .join('\n');
   return {
     subject,
@@ -103,7 +105,7 @@ function unsubscribeLinks(notifications: MailableNotification[], links: LinkBuil
   return kinds
     .map(
       (kind) =>
-        `<a href="${escapeHtml(links.unsubscribeUrl(userId, kind))}">Stop ${escapeHtml(KIND_SUBJECTS[kind])} emails</a>`,
+        `<a href="${escapeHtml(links.unsubscribeUrl(userId, kind))}">${escapeHtml(stopLine(kind))}</a>`,
     )
     .join(' · ');
 }

@@ -105,7 +105,7 @@ describe('notification email', () => {
     // Past midnight (before the digest hour): both projects are due tomorrow.
     await setClock(at(dueDate, -1, '00:00:01'));
     const immediate = await nextMailTo(creator.email, 0);
-    expect(immediate.subject).toBe('Due tomorrow: Alpha <script>');
+    expect(immediate.subject).toBe('Alpha <script> is due tomorrow');
     const projectUrl = `${PUBLIC_URL}/projects/${alpha.id}`;
     expect(immediate.text).toContain(projectUrl);
     expect(immediate.html).toContain(`href="${projectUrl}"`);
@@ -162,10 +162,12 @@ describe('notification email', () => {
     // Overdue: the creator's immediate 'overdue' mail proves the sender ran again after the digest.
     await setClock(at(dueDate, 1, '00:00:01'));
     const overdue = await nextMailTo(creator.email, 1);
-    expect(overdue.subject).toMatch(/^Overdue: /);
+    expect(overdue.subject).toMatch(/ is overdue$/);
     // The digest went once, 'off' sent nothing, and nothing came for the unsubscribed kind.
     expect(mailsTo(digester.email)).toHaveLength(1);
     expect(mailsTo(quiet.email)).toHaveLength(0);
-    expect(mailsTo(creator.email).filter((mail) => mail.subject?.startsWith('Due tomorrow'))).toHaveLength(1);
+    expect(mailsTo(creator.email).filter((mail) => mail.subject?.endsWith('is due tomorrow'))).toHaveLength(
+      1,
+    );
   });
 });

@@ -133,9 +133,9 @@ describe('notification email on two instances', () => {
     expect(counts.size).toBe(2 * total);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
     for (const project of projects) {
-      expect([...counts.keys()].filter((key) => key.endsWith(`Due tomorrow: ${project.name}`))).toHaveLength(
-        recipients[projects.indexOf(project)]!,
-      );
+      expect(
+        [...counts.keys()].filter((key) => key.endsWith(` ${project.name} is due tomorrow`)),
+      ).toHaveLength(recipients[projects.indexOf(project)]!);
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  mentionedUserIds,
   messages,
   type AddCommentInput,
   type Comment,
@@ -16,7 +17,9 @@ import { AppError } from '../shared/app-error';
 import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import type { ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../live/change-bus';
+import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
+import { insertNotificationsFor } from '../notifications/notifications-service';
 import { forbidden, invalidArgument, notFound } from '../shared/app-error';
 import { newId } from '../shared/ids';
 import { nowIso } from '../shared/time';
@@ -133,7 +136,7 @@ export class ProjectsService {
     const { db, changes } = this.deps;
     const id = newId();
     const createdAt = nowIso();
-    const assignees = await db.transaction().execute(async (trx) => {
+    const { known: assignees, notified } = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
@@ -152,7 +155,10 @@ export class ProjectsService {
         },
         input.assignedUserIds,
       );
-      return known;
+      const notified = await insertNotificationsFor(trx, [
+        { kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid },
+      ]);
+      return { known, notified };
     });
     this.listCache.clear();
     await changes.publish([
@@ -161,6 +167,7 @@ export class ProjectsService {
         id,
         after: filterableFields({ ...input, createdAt }),
       },
+      ...notified,
     ]);
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
@@ -193,7 +200,7 @@ export class ProjectsService {
       throw forbidden(messages.onlyCreatorEdits);
     }
     const updatedAt = nowIso();
-    await db.transaction().execute(async (trx) => {
+    const notified = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       // Someone deactivated after being assigned may stay on it; only new assignees must be active.
       const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
@@ -214,11 +221,28 @@ export class ProjectsService {
         input.assignedUserIds,
       );
       if (!written) throw new AppError('conflict', messages.projectChanged);
+      const previousAssignees = new Set(existing.assignedUserIds);
+      // Someone newly assigned hears 'assigned' (the first draft naming them wins), everyone else on it 'edited'.
+      return insertNotificationsFor(trx, [
+        {
+          kind: 'assigned',
+          recipientIds: input.assignedUserIds.filter((userId) => !previousAssignees.has(userId)),
+          projectId: id,
+          actorId: viewer.uid,
+        },
+        {
+          kind: 'project_edited',
+          recipientIds: await activeProjectMembersOf(trx, id),
+          projectId: id,
+          actorId: viewer.uid,
+        },
+      ]);
     });
     this.listCache.clear();
     this.projectCache.forget(id);
     await changes.publish([
       { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
+      ...notified,
     ]);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
@@ -234,8 +258,12 @@ export class ProjectsService {
     const project = await findProjectRow(db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    if (!(await markProjectCompleted(db, id, viewer.uid, nowIso()))) throw notFound(messages.projectNotFound);
-    await this.projectLeftOpenLists(id);
+    const notified = await db.transaction().execute(async (trx) => {
+      if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
+        throw notFound(messages.projectNotFound);
+      return this.notifyMembers(trx, viewer, id, 'project_completed');
+    });
+    await this.projectLeftOpenLists(id, notified);
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
@@ -257,12 +285,16 @@ export class ProjectsService {
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorReopens);
     }
-    if (!(await reopenProject(db, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
+    const notified = await db.transaction().execute(async (trx) => {
+      if (!(await reopenProject(trx, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
+      return this.notifyMembers(trx, viewer, id, 'project_reopened');
+    });
     this.listCache.clear();
     this.projectCache.forget(id);
     await changes.publish([
       { collection: 'projects', id, after: filterableFields(completed) },
       { collection: 'comments', id, after: { projectId: id } },
+      ...notified,
     ]);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
@@ -285,29 +317,65 @@ export class ProjectsService {
   }
 
   /** After a project left the open lists: caches drop it and every subscriber is told. */
-  private async projectLeftOpenLists(id: string): Promise<void> {
+  /** Tells the project's creator and assignees (not the actor), inside the action's transaction. */
+  private async notifyMembers(
+    trx: Kysely<Database>,
+    viewer: Viewer,
+    projectId: string,
+    kind: 'project_completed' | 'project_reopened',
+  ): Promise<Change[]> {
+    const recipientIds = await activeProjectMembersOf(trx, projectId);
+    return insertNotificationsFor(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
+  }
+
+  private async projectLeftOpenLists(id: string, notified: Change[]): Promise<void> {
     this.listCache.clear();
     this.projectCache.forget(id);
     // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
     await this.deps.changes.publish([
       { collection: 'projects', id, after: null },
       { collection: 'comments', id, after: { projectId: id } },
+      ...notified,
     ]);
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
   async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
     const comment = { id: newId(), createdAt: nowIso() };
-    const added = await insertCommentIfProjectExists(this.deps.db, {
-      id: comment.id,
-      projectId,
-      authorId: viewer.uid,
-      content: input.content,
-      createdAt: comment.createdAt,
+    const notified = await this.deps.db.transaction().execute(async (trx) => {
+      const added = await insertCommentIfProjectExists(trx, {
+        id: comment.id,
+        projectId,
+        authorId: viewer.uid,
+        content: input.content,
+        createdAt: comment.createdAt,
+      });
+      if (!added) throw notFound(messages.projectNotFound);
+      const mentioned = mentionedUserIds(input.content);
+      const active = await activeUserIdsOf(trx, mentioned);
+      // A mention wins over 'commented': drafts earlier in the list take a user first.
+      return insertNotificationsFor(trx, [
+        {
+          kind: 'mentioned',
+          recipientIds: mentioned.filter((userId) => active.has(userId)),
+          projectId,
+          commentId: comment.id,
+          actorId: viewer.uid,
+        },
+        {
+          kind: 'commented',
+          recipientIds: await activeProjectMembersOf(trx, projectId),
+          projectId,
+          commentId: comment.id,
+          actorId: viewer.uid,
+        },
+      ]);
     });
-    if (!added) throw notFound(messages.projectNotFound);
-    // Only the project's comments queries re-run; the project and every list stay as they are.
-    await this.deps.changes.publish([{ collection: 'comments', id: comment.id, after: { projectId } }]);
+    // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
+    await this.deps.changes.publish([
+      { collection: 'comments', id: comment.id, after: { projectId } },
+      ...notified,
+    ]);
     return {
       id: comment.id,
       projectId,

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';
 import { storageErrorTexts } from '../../common/storage-errors';
@@ -21,6 +19,7 @@ import {
   withDatabase,
   useStorageSuite,
   withStorageSweeper,
+  storedUploadIds,
   type StorageTestUser,
 } from './testing/storage-http';
 
@@ -170,13 +169,13 @@ describe('how many sessions, and for how long', () => {
   it('sweeps a session 24 hours after its start, active or not, with its bytes', async () => {
     const uploadUrl = await startSession(server.url, `files/${bob.uid}/day.bin`, 10, { headers: bob.auth });
     await uploadCommand(uploadUrl, bob.auth, 'upload', 0, testBytes(5));
-    const part = path.join(server.dataDir, 'storage', 'uploads', `${uploadIdOf(uploadUrl)}.part`);
-    expect(fs.existsSync(part)).toBe(true);
+    const uploadId = uploadIdOf(uploadUrl);
+    expect(await storedUploadIds(server)).toContain(uploadId);
     const later = Date.now() + 24 * 60 * 60 * 1000 + 60_000;
     expect(await withStorageSweeper(server, (sweeper) => sweeper.sweepExpiredUploads(later))).toBeGreaterThan(
       0,
     );
-    expect(fs.existsSync(part)).toBe(false);
+    expect(await storedUploadIds(server)).not.toContain(uploadId);
     expect((await uploadCommand(uploadUrl, bob.auth, 'query')).status).toBe(404);
   });
 });

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, THUMBNAIL_MAX_BYTES } from '../../common';
 import { storageErrorTexts } from '../../common/storage-errors';
-import { makePng, storedBlobFiles, SVG_IMAGE } from '../../../test/support/fixtures';
+import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
 import type { TestServer } from '../../../test/support/test-server';
 import {
   asBody,
@@ -17,11 +16,13 @@ import {
   uploadMultipart,
   type StorageTestUser,
   useStorageSuite,
+  storedIds,
+  withBlobStore,
 } from './testing/storage-http';
 
 let server: TestServer;
 
-const blobFiles = (): string[] => storedBlobFiles(server.dataDir);
+const blobKeys = (): Promise<string[]> => withBlobStore(server, (blobs) => storedIds(blobs.listBlobs()));
 let alice: StorageTestUser;
 let bob: StorageTestUser;
 
@@ -452,15 +453,15 @@ describe('download (alt=media)', () => {
   });
 
   it('answers a JSON error, not a half-described download, when the stored bytes are gone', async () => {
-    const before = new Set(blobFiles());
+    const before = new Set(await blobKeys());
     const lostName = `files/${alice.uid}/lost.png`;
     const lost = await putObject(server.url, lostName, makePng(), {
       headers: alice.auth,
       contentType: 'image/png',
     });
-    const added = blobFiles().filter((file) => !before.has(file));
+    const added = (await blobKeys()).filter((key) => !before.has(key));
     expect(added).toHaveLength(1);
-    fs.rmSync(added[0] ?? '');
+    await withBlobStore(server, (blobs) => blobs.delete(added[0] ?? ''));
 
     const response = await fetch(
       `${objectUrl(server.url, lostName)}?alt=media&token=${String(lost.downloadTokens)}`,

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { THUMBNAIL_MAX_BYTES } from '../../common';
 import { makePng } from '../../../test/support/fixtures';
 import type { TestServer } from '../../../test/support/test-server';
+import { createBlobStore } from './create-blob-store';
 import {
   md5Base64,
   objectUrl,
@@ -15,6 +14,9 @@ import {
   useStorageSuite,
   withStorageSweeper,
   type StorageTestUser,
+  storedIds,
+  storedUploadIds,
+  withBlobStore,
 } from './testing/storage-http';
 
 let server: TestServer;
@@ -41,7 +43,7 @@ async function retryOnNetworkError(request: () => Promise<Response>): Promise<Re
   }
 }
 
-const partFiles = (): string[] => fs.readdirSync(path.join(server.dataDir, 'storage', 'uploads'));
+const uploadIdsWithBytes = (): Promise<string[]> => storedUploadIds(server);
 
 async function download(name: string, user: StorageTestUser): Promise<Buffer> {
   const response = await fetch(`${objectUrl(server.url, name)}?alt=media`, { headers: user.auth });
@@ -356,8 +358,8 @@ describe('resumable upload: faults', () => {
     } as RequestInit);
     expect(refused.status).toBe(400);
     const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
-    const part = path.join(server.dataDir, 'storage', 'uploads', `${uploadId}.part`);
-    expect(fs.statSync(part).size).toBeGreaterThan(100_000);
+    const stored = await withBlobStore(server, (blobs) => blobs.readPartHead(uploadId, 200_000));
+    expect(stored.length).toBeGreaterThan(100_000);
     const query = await uploadCommand(uploadUrl, alice.auth, 'query');
     expect(query.headers.get('x-goog-upload-size-received')).toBe('100000');
     const rest = await uploadCommand(
@@ -461,10 +463,10 @@ describe('resumable upload: who may do what', () => {
     });
     const uploadId = new URL(uploadUrl).searchParams.get('upload_id')!;
     await uploadCommand(uploadUrl, alice.auth, 'upload', 0, testBytes(5));
-    expect(partFiles()).toContain(`${uploadId}.part`);
+    expect(await uploadIdsWithBytes()).toContain(uploadId);
     const cancel = await uploadCommand(uploadUrl, alice.auth, 'cancel');
     expect(cancel.headers.get('x-goog-upload-status')).toBe('cancelled');
-    expect(partFiles()).not.toContain(`${uploadId}.part`);
+    expect(await uploadIdsWithBytes()).not.toContain(uploadId);
     expect((await uploadCommand(uploadUrl, alice.auth, 'upload', 5, testBytes(5))).status).toBe(400);
   });
 
@@ -479,27 +481,34 @@ describe('resumable upload: who may do what', () => {
       storage.sweepExpiredUploads(Date.now() + 23 * hour),
     );
     expect(soon).toBe(0);
-    expect(partFiles()).toContain(`${uploadId}.part`);
+    expect(await uploadIdsWithBytes()).toContain(uploadId);
     const aDayLater = Date.now() + 24 * hour + 60_000;
     const swept = await withStorageSweeper(server, (sweeper) => sweeper.sweepExpiredUploads(aDayLater));
     expect(swept).toBeGreaterThanOrEqual(1);
-    expect(partFiles()).not.toContain(`${uploadId}.part`);
+    expect(await uploadIdsWithBytes()).not.toContain(uploadId);
     expect((await uploadCommand(uploadUrl, alice.auth, 'query')).status).toBe(404);
   });
 });
 
 describe('orphaned bytes', () => {
   it('removes bytes no row refers to once they are a day old, and nothing else', async () => {
-    const storageDir = path.join(server.dataDir, 'storage');
-    // What a crash leaves: a blob whose row was never committed, a part without a session, staged bytes.
-    const orphanKey = 'ab'.repeat(16);
-    const orphanBlob = path.join(storageDir, 'blobs', orphanKey.slice(0, 2), orphanKey);
-    fs.mkdirSync(path.dirname(orphanBlob), { recursive: true });
-    fs.writeFileSync(orphanBlob, 'left behind');
-    const orphanPart = path.join(storageDir, 'uploads', 'OrphanedUploadId_0123.part');
-    fs.writeFileSync(orphanPart, 'half an upload');
-    const staged = path.join(storageDir, 'tmp', `${'cd'.repeat(16)}.part`);
-    fs.writeFileSync(staged, 'staged bytes');
+    // What a crash leaves: a blob whose row was never committed, a part without a session, and the staged
+    // bytes of a write still under way (an instance that died mid-upload), made through the store itself
+    // so the test holds for every driver.
+    const orphanPartId = 'OrphanedUploadId_0123';
+    const { orphanKey, release } = await withBlobStore(server, async (blobs) => {
+      const { key } = await blobs.put(testBytes(11, 3));
+      await blobs.createPart(orphanPartId);
+      await blobs.writePart(
+        orphanPartId,
+        0,
+        (async function* () {
+          yield testBytes(14, 4);
+        })(),
+      );
+      return { orphanKey: key, release: await startHangingWrite() };
+    });
+    const blobKeys = () => withBlobStore(server, (blobs) => storedIds(blobs.listBlobs()));
 
     // What must stay: a stored object and a live session's part.
     const kept = testBytes(3000, 9);
@@ -514,7 +523,8 @@ describe('orphaned bytes', () => {
 
     const young = await withStorageSweeper(server, (sweeper) => sweeper.sweepOrphans(Date.now()));
     expect(young).toEqual({ blobs: 0, parts: 0, staging: 0 });
-    expect([orphanBlob, orphanPart, staged].every((file) => fs.existsSync(file))).toBe(true);
+    expect(await blobKeys()).toContain(orphanKey);
+    expect(await uploadIdsWithBytes()).toContain(orphanPartId);
 
     const aDayLater = Date.now() + 25 * 60 * 60 * 1000;
     const swept = await withStorageSweeper(server, (sweeper) => sweeper.sweepOrphans(aDayLater));
@@ -522,11 +532,45 @@ describe('orphaned bytes', () => {
     expect(swept.blobs).toBeGreaterThanOrEqual(1);
     expect(swept.parts).toBeGreaterThanOrEqual(1);
     expect(swept.staging).toBeGreaterThanOrEqual(1);
-    expect([orphanBlob, orphanPart, staged].some((file) => fs.existsSync(file))).toBe(false);
+    expect(await blobKeys()).not.toContain(orphanKey);
+    expect(await uploadIdsWithBytes()).not.toContain(orphanPartId);
+    await release();
 
     expect((await download(keptName, alice)).equals(kept)).toBe(true);
-    expect(partFiles()).toContain(`${liveId}.part`);
+    expect(await uploadIdsWithBytes()).toContain(liveId);
     const query = await uploadCommand(liveUrl, alice.auth, 'query');
     expect(query.headers.get('x-goog-upload-size-received')).toBe('4');
   });
 });
+
+/**
+ * Starts a blob write that stays open (its staged bytes in place, as after a crash mid-write) until the
+ * returned function ends it; the write then fails and must leave nothing. The bytes exceed one S3
+ * multipart part, so the S3 store has begun its multipart upload by the time this resolves.
+ */
+async function startHangingWrite(): Promise<() => Promise<void>> {
+  let staged!: () => void;
+  const stagedNow = new Promise<void>((resolve) => (staged = resolve));
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  const store = await createBlobStore(server.config.blobStorage, server.config.dataDir);
+  const write = store.blobs.write(
+    (async function* () {
+      yield testBytes(9 * 1024 * 1024, 5);
+      yield testBytes(9 * 1024 * 1024, 6);
+      staged();
+      await ended;
+      throw new Error('the instance went away');
+    })(),
+  );
+  const settled = write.then(
+    () => 'written',
+    (error: Error) => error.message,
+  );
+  await Promise.race([stagedNow, settled]);
+  return async () => {
+    end();
+    expect(await settled).toBe('the instance went away');
+    store.close();
+  };
+}

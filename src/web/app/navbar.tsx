@@ -3,6 +3,7 @@ import { CLIENT_ROUTES } from '../../common';
 import { TempleIcon } from '../components/icons';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { useLogout } from '../features/auth/use-logout';
+import { NotificationBell } from '../features/notifications/notification-bell';
 import { SearchBox } from '../features/search/search-box';
 import { APP_NAME } from '../hooks/use-document-title';
 import './navbar.css';
@@ -22,6 +23,7 @@ export function Navbar() {
         {user && <SearchBox />}
         {user ? (
           <div className="navbar-actions">
+            <NotificationBell userId={user.uid} />
             <button
               className="btn"
               type="button"

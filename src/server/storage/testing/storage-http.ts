@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { postSignup, sessionCookieOf } from '../../../../test/support/fixtures';
 import {
@@ -8,7 +7,8 @@ import {
   type TestServer,
 } from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
-import { LocalDiskBlobStore } from '../local-disk-blob-store';
+import type { BlobStore } from '../blob-store';
+import { createBlobStore } from '../create-blob-store';
 import { KeyedMutex } from '../../shared/keyed-mutex';
 import { StorageSweeper } from '../storage-sweeper';
 
@@ -188,16 +188,45 @@ export async function withStorageSweeper<T>(
   action: (sweeper: StorageSweeper) => Promise<T>,
 ): Promise<T> {
   return withDatabase(server, (database) =>
-    action(
-      new StorageSweeper({
-        db: database.db,
-        blobs: new LocalDiskBlobStore(path.join(server.dataDir, 'storage')),
-        uploadLocks: new KeyedMutex(),
-        uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
-      }),
+    withBlobStore(server, (blobs) =>
+      action(
+        new StorageSweeper({
+          db: database.db,
+          blobs,
+          uploadLocks: new KeyedMutex(),
+          uploadSessionTtlMs: server.config.storageUploadSessionTtlMs,
+        }),
+      ),
     ),
   );
 }
+
+/**
+ * Runs `action` with a blob store of its own on the test server's storage, whichever the driver (disk
+ * or S3): tests look at stored bytes through the BlobStore interface, never at files, so they hold for both.
+ */
+export async function withBlobStore<T>(
+  server: Pick<TestServer, 'config'>,
+  action: (blobs: BlobStore) => Promise<T>,
+): Promise<T> {
+  const store = await createBlobStore(server.config.blobStorage, server.config.dataDir);
+  try {
+    return await action(store.blobs);
+  } finally {
+    store.close();
+  }
+}
+
+/** The ids of everything `list` yields (listBlobs or listParts). */
+export async function storedIds(list: AsyncIterable<{ id: string }>): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const entry of list) ids.push(entry.id);
+  return ids;
+}
+
+/** The upload ids that have stored bytes (resumable parts) on the test server. */
+export const storedUploadIds = (server: Pick<TestServer, 'config'>): Promise<string[]> =>
+  withBlobStore(server, (blobs) => storedIds(blobs.listParts()));
 
 /** Runs `action` on a connection of its own to the test server's database (SQLite file or PostgreSQL). */
 export async function withDatabase<T>(

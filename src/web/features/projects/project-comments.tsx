@@ -3,7 +3,9 @@ import { formatDistance } from 'date-fns';
 import {
   AddCommentSchema,
   announcements,
+  commentAnchor,
   EditCommentSchema,
+  mentionedUserIds,
   messages,
   type AddCommentInput,
   type Comment,
@@ -12,11 +14,15 @@ import {
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { MentionText, readableText, useUserNames } from '../../components/mention-text';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
-import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useHashTarget } from '../../hooks/use-hash-target';
+import { checkWith, useFormAction, type TextFieldBinding } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
+import { toDraft, toStoredText } from './mention-draft';
+import { MentionTextarea } from './mention-textarea';
 import { useNow } from './use-now';
 import { useProjectComments } from './use-project-comments';
 
@@ -57,6 +63,7 @@ function CommentList({
 }) {
   const now = useNow(RELATIVE_TIME_REFRESH_MS);
   const list = useRef<HTMLUListElement>(null);
+  useHashTarget(list, comments);
   useEffect(() => {
     const id = focusIdRef.current;
     if (id === null) return;
@@ -97,6 +104,8 @@ function CommentItem({
   actions: OwnCommentActions;
 }) {
   const [mode, setMode] = useState<Mode>('view');
+  const nameOf = useUserNames(mentionedUserIds(comment.content));
+  const readable = readableText(comment.content, nameOf);
   const editButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
   /**
@@ -116,7 +125,7 @@ function CommentItem({
   };
 
   return (
-    <li className="comment" data-comment-id={comment.id} tabIndex={-1}>
+    <li className="comment" id={commentAnchor(comment.id)} data-comment-id={comment.id} tabIndex={-1}>
       <div className="comment-author">
         <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
         <p className="comment-author-name">{comment.displayName}</p>
@@ -144,6 +153,7 @@ function CommentItem({
       {mode === 'edit' ? (
         <EditCommentForm
           comment={comment}
+          nameOf={nameOf}
           onSaved={(edited) => {
             actions.onEdited(edited);
             close(editButton);
@@ -151,8 +161,10 @@ function CommentItem({
           onCancel={() => close(editButton)}
         />
       ) : (
-        // Plain text: React escapes it; line breaks are kept by CSS (white-space: pre-wrap).
-        <p className="comment-content">{comment.content}</p>
+        // Plain text and mentions: React escapes it; line breaks are kept by CSS (white-space: pre-wrap).
+        <p className="comment-content">
+          <MentionText text={comment.content} />
+        </p>
       )}
       {own && mode === 'view' && (
         <div className="comment-actions">
@@ -160,7 +172,7 @@ function CommentItem({
             ref={editButton}
             className="btn comment-action-button"
             type="button"
-            aria-label={`${messages.editComment}: ${comment.content.slice(0, 40)}`}
+            aria-label={`${messages.editComment}: ${readable.slice(0, 40)}`}
             onClick={() => setMode('edit')}
           >
             {messages.editComment}
@@ -169,7 +181,7 @@ function CommentItem({
             ref={deleteButton}
             className="btn comment-action-button"
             type="button"
-            aria-label={`${messages.deleteComment}: ${comment.content.slice(0, 40)}`}
+            aria-label={`${messages.deleteComment}: ${readable.slice(0, 40)}`}
             onClick={() => setMode('confirm-delete')}
           >
             {messages.deleteComment}
@@ -195,15 +207,20 @@ const checkEdit = checkWith(EditCommentSchema);
  */
 function EditCommentForm({
   comment,
+  nameOf,
   onSaved,
   onCancel,
 }: {
   comment: Comment;
+  nameOf: (id: string) => string | null | undefined;
   onSaved: (comment: Comment) => void;
   onCancel: () => void;
 }) {
   const fieldId = `edit-comment-${comment.id}`;
-  const [content, setContent] = useState(comment.content);
+  // Mentions show as '@Name' in the box and turn back into the same tokens on save.
+  const [initial] = useState(() => toDraft(comment.content, nameOf));
+  const [content, setContent] = useState(initial.draft);
+  const { picked } = initial;
   const form = useFormAction({
     check: checkEdit,
     send: async (input: EditCommentInput) => {
@@ -223,17 +240,17 @@ function EditCommentForm({
   return (
     <form
       className="comment-edit-form"
-      onSubmit={(event) => form.submit(event, { content })}
+      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked) })}
       onKeyDown={onKeyDown}
       noValidate
     >
-      <Field
-        as="textarea"
+      <MentionField
         id={fieldId}
-        ref={box}
         label={messages.editCommentLabel}
-        required
-        {...form.textField('content', content, setContent)}
+        binding={form.textField('content', content, setContent)}
+        setValue={setContent}
+        picked={picked}
+        textareaRef={box}
       />
       <div className="comment-actions">
         <SubmitButton pending={form.isPending}>{messages.saveComment}</SubmitButton>
@@ -304,11 +321,47 @@ function ConfirmDelete({
   );
 }
 
+/** A comment box with @mention suggestions; a pick is remembered so that its '@Name' is sent as a token. */
+function MentionField({
+  id,
+  label,
+  binding,
+  setValue,
+  picked,
+  textareaRef,
+}: {
+  id: string;
+  label: string;
+  binding: TextFieldBinding;
+  setValue: (value: string) => void;
+  picked: Map<string, string>;
+  textareaRef?: RefObject<HTMLTextAreaElement | null>;
+}) {
+  const { name, value, onChange, ...problem } = binding;
+  return (
+    <Field as="custom" id={id} label={label} {...problem}>
+      {(control) => (
+        <MentionTextarea
+          control={control}
+          name={name}
+          value={value}
+          onChange={onChange}
+          setValue={setValue}
+          onPick={(user) => picked.set(user.displayName, user.id)}
+          textareaRef={textareaRef}
+        />
+      )}
+    </Field>
+  );
+}
+
 const checkComment = checkWith(AddCommentSchema);
 const FIELDS = { content: 'new-comment' };
 
 function CommentForm({ projectId }: { projectId: string }) {
   const [content, setContent] = useState('');
+  // One map for the form's life, added to as users are picked.
+  const [picked] = useState(() => new Map<string, string>());
   const { say } = useAnnouncer();
   const form = useFormAction({
     check: checkComment,
@@ -316,20 +369,24 @@ function CommentForm({ projectId }: { projectId: string }) {
       await dojo.projects.addComment(projectId, input);
       // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
       // edited since.
-      setContent((current) => (current === input.content ? '' : current));
+      setContent((current) => (toStoredText(current, picked) === input.content ? '' : current));
       say(announcements.commentAdded);
     },
     fields: FIELDS,
   });
 
   return (
-    <form className="comment-form" onSubmit={(event) => form.submit(event, { content })} noValidate>
-      <Field
-        as="textarea"
+    <form
+      className="comment-form"
+      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked) })}
+      noValidate
+    >
+      <MentionField
         id={FIELDS.content}
         label="Add new comment:"
-        required
-        {...form.textField('content', content, setContent)}
+        binding={form.textField('content', content, setContent)}
+        setValue={setContent}
+        picked={picked}
       />
       <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
       <FormAlert lines={form.alert} />

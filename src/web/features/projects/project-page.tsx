@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useLiveQuery } from '../../hooks/use-live-query';
 import { ProjectComments } from './project-comments';
 import { ProjectSummary } from './project-summary';
+import { ProjectViewers } from './project-viewers';
 import { useCompleteProject } from './use-complete-project';
 import './project-page.css';
 
@@ -51,6 +52,7 @@ export function ProjectPage() {
     };
     return (
       <div className="project-details">
+        <ProjectViewers projectId={project.id} />
         <ProjectSummary
           project={project}
           onComplete={isCreator ? () => void handleComplete() : undefined}

@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { highlightRanges, type SearchResult } from '../../../common';
+import { highlightRanges, mentionedUserIds, type SearchResult } from '../../../common';
+import { readableText, useUserNames } from '../../components/mention-text';
 
 /** `text` with the query's words in <mark> (case and accents ignored, as the server matched them). */
 function Highlighted({ text, query }: { text: string; query: string }) {
@@ -33,6 +34,8 @@ export default function SearchResults(props: {
   busy: boolean;
 }) {
   const { id, results, query, active, optionId, onOpen, busy } = props;
+  // A comment's mentions read as the members' current names, as on the project page.
+  const nameOf = useUserNames(results.flatMap((result) => mentionedUserIds(result.snippet)));
   return (
     <ul id={id} className="search-results" role="listbox" aria-label="Projects found" aria-busy={busy}>
       {results.map((result, index) => (
@@ -55,7 +58,7 @@ export default function SearchResults(props: {
           {result.field !== 'name' && (
             <span className="search-result-snippet">
               <span className="search-result-field">{FIELD_LABELS[result.field]}: </span>
-              <Highlighted text={result.snippet} query={query} />
+              <Highlighted text={readableText(result.snippet, nameOf)} query={query} />
             </span>
           )}
         </li>

@@ -2,6 +2,7 @@ import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { AnnouncementsSection } from './announcements-section';
 import { DeleteAccountForm } from './delete-account-form';
+import { NotificationPreferencesSection } from './notification-preferences-section';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
@@ -22,6 +23,7 @@ export function SettingsPage() {
       <ProfileForm user={user} />
       <PasswordForm onChanged={sessions.reload} />
       <SessionsSection {...sessions} />
+      <NotificationPreferencesSection />
       <AnnouncementsSection />
       <DeleteAccountForm />
     </div>

@@ -1,0 +1,51 @@
+import { NOTIFICATIONS_PAGE_MAX, NOTIFICATIONS_PAGE_SIZE, messages, type LiveQuery } from '../../common';
+import type { Viewer } from '../auth/viewer';
+import type { LiveSource } from '../live/live-sources';
+import { refuseCursors } from '../live/matches-where';
+import { forbidden, invalidArgument } from '../shared/app-error';
+import type { NotificationsService } from './notifications-service';
+
+type NotificationsQuery = { userId: string; unreadCount: boolean; limit: number };
+
+/**
+ * Two queries, both only of one's own: `userId == me` is the newest page of the panel; adding
+ * `unread == true` gives one doc `{ id: me, userId: me, unread: true, count }`, the bell's count.
+ */
+function notificationsQueryOf(query: LiveQuery, viewer: Viewer): NotificationsQuery {
+  refuseCursors(query, 'Notifications');
+  const refuse = () =>
+    invalidArgument(
+      { where: 'Notifications are read by userId (==), optionally unread (== true) for the count.' },
+      messages.badRequest,
+    );
+  let userId: string | undefined;
+  let unreadCount = false;
+  for (const clause of query.where ?? []) {
+    if (clause.op === '==' && clause.field === 'userId' && userId === undefined)
+      userId = String(clause.value);
+    else if (clause.op === '==' && clause.field === 'unread' && clause.value === true) unreadCount = true;
+    else throw refuse();
+  }
+  if (userId === undefined || query.orderBy) throw refuse();
+  if (userId !== viewer.uid) throw forbidden(messages.notificationsOnlyYours);
+  const limit = query.limit ?? NOTIFICATIONS_PAGE_SIZE;
+  if (limit > NOTIFICATIONS_PAGE_MAX) {
+    throw invalidArgument({ limit: `At most ${NOTIFICATIONS_PAGE_MAX} notifications at a time.` });
+  }
+  return { userId, unreadCount, limit };
+}
+
+/**
+ * A change `{ notifications, <user id> }` names the user whose notifications changed. The hub routes it by
+ * `find`, which therefore answers the same for every viewer and reveals nothing: the id echoed in the
+ * fields both queries filter on. The count doc has the user's id, so its group is found without a read.
+ */
+export const notificationsLiveSource = (notifications: NotificationsService): LiveSource => ({
+  query: async (query, viewer) => {
+    const { userId, unreadCount, limit } = notificationsQueryOf(query, viewer);
+    if (unreadCount) return [await notifications.unreadCount(userId)];
+    return notifications.newest(userId, limit);
+  },
+  find: async (id) => ({ id, userId: id, unread: true }),
+  groupKey: (target) => JSON.stringify(target),
+});

@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely';
+import type { Notification, NotificationKind, NotificationPreference } from '../../common';
+import type { Database, NotificationsTable } from '../db/schema';
+
+/** One row to insert; the service fills ids and times. */
+export interface NotificationRow extends Pick<
+  NotificationsTable,
+  'id' | 'user_id' | 'project_id' | 'comment_id' | 'actor_id' | 'created_at'
+> {
+  kind: NotificationKind;
+}
+
+/**
+ * Rows per INSERT statement: 7 values each stays far below SQLite's 32,766 and PostgreSQL's 65,535 bound
+ * parameters, so a comment on a project with 1,000 assignees is one statement.
+ */
+const INSERT_BATCH = 2000;
+
+export async function insertNotifications(db: Kysely<Database>, rows: NotificationRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await db
+      .insertInto('notifications')
+      .values(rows.slice(start, start + INSERT_BATCH))
+      .execute();
+  }
+}
+
+/** Of these users, the ones who may be told anything: they exist and are active. */
+export async function activeUserIdsOf(db: Kysely<Database>, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', userIds)
+    .where('status', '=', 'active')
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** A project's creator and assignees who are active: the people "on" it. */
+export async function activeProjectMembersOf(db: Kysely<Database>, projectId: string): Promise<string[]> {
+  const assignees = db
+    .selectFrom('project_assignees')
+    .select('project_assignees.user_id as id')
+    .where('project_assignees.project_id', '=', projectId);
+  const creator = db
+    .selectFrom('projects')
+    .select('projects.created_by as id')
+    .where('projects.id', '=', projectId);
+  const rows = await db
+    .selectFrom(assignees.union(creator).as('members'))
+    .innerJoin('users', 'users.id', 'members.id')
+    .select('users.id')
+    .where('users.status', '=', 'active')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** `userId:kind` for each of these members who turned one of these kinds off in the app (no row means on). */
+export async function inAppOptOutsOf(
+  db: Kysely<Database>,
+  userIds: string[],
+  kinds: NotificationKind[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select(['user_id', 'kind'])
+    .where('user_id', 'in', userIds)
+    .where('kind', 'in', kinds)
+    .where('in_app', '=', 0)
+    .execute();
+  return new Set(rows.map((row) => `${row.user_id}:${row.kind}`));
+}
+
+/** A member's notifications, newest first, older than `beforeSeq` when given; with project and actor names. */
+export async function listNotifications(
+  db: Kysely<Database>,
+  userId: string,
+  page: { limit: number; beforeSeq?: number },
+): Promise<(Notification & { seq: number })[]> {
+  let select = db
+    .selectFrom('notifications')
+    .innerJoin('projects', 'projects.id', 'notifications.project_id')
+    .leftJoin('users as actors', 'actors.id', 'notifications.actor_id')
+    .select([
+      'notifications.seq',
+      'notifications.id',
+      'notifications.kind',
+      'notifications.project_id',
+      'projects.name as project_name',
+      'notifications.comment_id',
+      'notifications.actor_id',
+      'actors.display_name as actor_name',
+      'notifications.created_at',
+      'notifications.read_at',
+    ])
+    .where('notifications.user_id', '=', userId);
+  if (page.beforeSeq !== undefined) select = select.where('notifications.seq', '<', page.beforeSeq);
+  const rows = await select.orderBy('notifications.seq', 'desc').limit(page.limit).execute();
+  return rows.map((row) => ({
+    seq: Number(row.seq),
+    id: row.id,
+    kind: row.kind as NotificationKind,
+    projectId: row.project_id,
+    projectName: row.project_name,
+    commentId: row.comment_id,
+    actor: row.actor_id === null ? null : { id: row.actor_id, displayName: row.actor_name ?? '' },
+    createdAt: row.created_at,
+    readAt: row.read_at,
+  }));
+}
+
+/** The seq of one of the member's notifications (a page cursor), or null. */
+export async function findNotificationSeq(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('seq')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? Number(row.seq) : null;
+}
+
+/** Unread rows only, so the partial index `notifications_user_unread` answers it. */
+export async function countUnread(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Marks one of the member's notifications read; 'missing' when it is not theirs or not there. */
+export async function markNotificationRead(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+  now: string,
+): Promise<'changed' | 'unchanged' | 'missing'> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return 'changed';
+  return (await findNotificationSeq(db, userId, id)) === null ? 'missing' : 'unchanged';
+}
+
+/** How many were unread and are now read. */
+export async function markAllNotificationsRead(
+  db: Kysely<Database>,
+  userId: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function readPreferences(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<NotificationPreference[]> {
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select(['kind', 'in_app', 'email'])
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((row) => ({
+    kind: row.kind as NotificationKind,
+    inApp: row.in_app !== 0,
+    email: row.email as NotificationPreference['email'],
+  }));
+}
+
+/** Replaces the member's choice for the kinds given (delete then insert: portable across both engines). */
+export async function writePreferences(
+  db: Kysely<Database>,
+  userId: string,
+  preferences: NotificationPreference[],
+): Promise<void> {
+  if (preferences.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('notification_preferences')
+      .where('user_id', '=', userId)
+      .where(
+        'kind',
+        'in',
+        preferences.map((preference) => preference.kind),
+      )
+      .execute();
+    await trx
+      .insertInto('notification_preferences')
+      .values(
+        preferences.map((preference) => ({
+          user_id: userId,
+          kind: preference.kind,
+          in_app: preference.inApp ? 1 : 0,
+          email: preference.email,
+        })),
+      )
+      .execute();
+  });
+}

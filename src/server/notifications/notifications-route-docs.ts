@@ -1,0 +1,64 @@
+import {
+  NotificationPageSchema,
+  NotificationPreferencesSchema,
+  UpdateNotificationPreferencesSchema,
+} from '../../common';
+import type { RouteDoc } from '../http/api-docs';
+import { NotificationIdParamsSchema, NotificationPageQuerySchema } from './notifications-routes';
+
+const tag = 'Notifications';
+
+export const notificationsRouteDocs: RouteDoc[] = [
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    tag,
+    summary: "A page of the signed-in member's notifications, newest first",
+    description:
+      "Pass the answer's `nextCursor` as `cursor` for the next older page. The first page and the unread " +
+      'count are also live queries (`notifications`, docs/api.md).',
+    auth: 'session-or-token',
+    query: NotificationPageQuerySchema,
+    response: { status: 200, description: 'The page', schema: NotificationPageSchema },
+    errors: ['invalid-argument', 'unauthenticated'],
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/{id}/read',
+    tag,
+    summary: 'Mark one of your notifications read',
+    description: "Another member's notification answers 404, as one that does not exist.",
+    auth: 'session-or-token',
+    params: NotificationIdParamsSchema,
+    response: { status: 204, description: 'Read' },
+    errors: ['invalid-argument', 'unauthenticated', 'not-found'],
+  },
+  {
+    method: 'POST',
+    path: '/api/notifications/read-all',
+    tag,
+    summary: 'Mark all your notifications read',
+    auth: 'session-or-token',
+    response: { status: 204, description: 'All read' },
+    errors: ['unauthenticated'],
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications/preferences',
+    tag,
+    summary: 'Your choice per kind: in the app, and by email (when the server can send email)',
+    auth: 'session-or-token',
+    response: { status: 200, description: 'One preference per kind', schema: NotificationPreferencesSchema },
+    errors: ['unauthenticated'],
+  },
+  {
+    method: 'PUT',
+    path: '/api/notifications/preferences',
+    tag,
+    summary: 'Change your choice for the kinds given; applies to the next notification',
+    auth: 'session-or-token',
+    body: { contentType: 'application/json', schema: UpdateNotificationPreferencesSchema },
+    response: { status: 200, description: 'One preference per kind', schema: NotificationPreferencesSchema },
+    errors: ['invalid-argument', 'unauthenticated'],
+  },
+];

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  mentionToken,
+  messages,
+  notificationsQuery,
+  unreadNotificationsCountQuery,
+  type Notification,
+  type NotificationUnreadCount,
+  type Project,
+} from '../../common';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import {
+  errorOf,
+  LiveRecorder,
+  newClient,
+  signUpClient,
+  tomorrow,
+  type SignedInClient,
+} from '../../../test/support/clients';
+
+let server: TestServer;
+let ada: SignedInClient;
+let bob: SignedInClient;
+let cyd: SignedInClient;
+let dee: SignedInClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ada = await signUpClient(server.url, 'Ada');
+  bob = await signUpClient(server.url, 'Bob');
+  cyd = await signUpClient(server.url, 'Cyd');
+  dee = await signUpClient(server.url, 'Dee');
+});
+afterAll(async () => {
+  for (const user of [ada, bob, cyd, dee]) user.client.close();
+  await server.stop();
+});
+
+const createProject = (by: SignedInClient, name: string, assignees: SignedInClient[]): Promise<Project> =>
+  by.client.projects.create({
+    name,
+    details: 'Who hears of what.',
+    dueDate: tomorrow(),
+    category: 'design',
+    assignedUserIds: assignees.map((user) => user.user.uid),
+  });
+
+/** A user's notifications of one project, newest first, as `kind` or `kind:commentId`. */
+async function kindsOf(user: SignedInClient, projectId: string): Promise<string[]> {
+  const { notifications } = await user.client.notifications.page({ limit: 100 });
+  return notifications
+    .filter((notification) => notification.projectId === projectId)
+    .map((notification) =>
+      notification.commentId ? `${notification.kind}:${notification.commentId}` : notification.kind,
+    );
+}
+
+describe('notifications created by actions', () => {
+  it('tells new assignees, on create and on edit, and never the actor', async () => {
+    const project = await createProject(ada, 'Assigning', [ada, bob]);
+    expect(await kindsOf(bob, project.id)).toEqual(['assigned']);
+    expect(await kindsOf(ada, project.id)).toEqual([]);
+
+    await ada.client.projects.update(project.id, {
+      name: 'Assigning, edited',
+      details: project.details,
+      dueDate: project.dueDate,
+      category: project.category,
+      assignedUserIds: [ada.user.uid, bob.user.uid, cyd.user.uid],
+      version: project.version,
+    });
+    // Cyd is new on it: assigned (not also edited); Bob was on it: edited; Ada did it: nothing.
+    expect(await kindsOf(cyd, project.id)).toEqual(['assigned']);
+    expect(await kindsOf(bob, project.id)).toEqual(['project_edited', 'assigned']);
+    expect(await kindsOf(ada, project.id)).toEqual([]);
+
+    const [newest] = (await bob.client.notifications.page({ limit: 1 })).notifications;
+    expect(newest).toMatchObject({
+      kind: 'project_edited',
+      projectId: project.id,
+      projectName: 'Assigning, edited',
+      actor: { id: ada.user.uid, displayName: 'Ada' },
+      readAt: null,
+    });
+  });
+
+  it("tells the creator and assignees of a comment, and a mention wins over 'commented'", async () => {
+    const project = await createProject(ada, 'Commenting', [bob, cyd]);
+    const plain = await bob.client.projects.addComment(project.id, { content: 'A plain remark' });
+    expect(await kindsOf(ada, project.id)).toEqual([`commented:${plain.id}`]);
+    expect(await kindsOf(cyd, project.id)).toEqual(['assigned', `commented:${plain.id}`].reverse());
+    expect(await kindsOf(bob, project.id)).toEqual(['assigned']);
+
+    // Cyd is on the project and mentioned: one 'mentioned'. Dee is not on it: mentioned all the same.
+    // The author mentioning themself, and a token of nobody, tell no one.
+    const nobody = 'A'.repeat(22);
+    const mention = await bob.client.projects.addComment(project.id, {
+      content: `${mentionToken(cyd.user.uid)} and ${mentionToken(dee.user.uid)}, see ${mentionToken(bob.user.uid)} ${mentionToken(nobody)}`,
+    });
+    expect((await kindsOf(cyd, project.id))[0]).toBe(`mentioned:${mention.id}`);
+    expect(await kindsOf(cyd, project.id)).toHaveLength(3);
+    expect(await kindsOf(dee, project.id)).toEqual([`mentioned:${mention.id}`]);
+    expect(await kindsOf(ada, project.id)).toEqual([`commented:${mention.id}`, `commented:${plain.id}`]);
+    expect(await kindsOf(bob, project.id)).toEqual(['assigned']);
+  });
+
+  it('tells the people on a project that it was completed and reopened', async () => {
+    const project = await createProject(ada, 'Completing', [ada, bob]);
+    await ada.client.projects.complete(project.id);
+    await ada.client.projects.reopen(project.id);
+    expect(await kindsOf(bob, project.id)).toEqual(['project_reopened', 'project_completed', 'assigned']);
+    expect(await kindsOf(ada, project.id)).toEqual([]);
+  });
+});
+
+describe('who is never told', () => {
+  it('tells no deactivated member, neither as assignee nor when mentioned', async () => {
+    // Ada signed up first on a fresh install: she is its owner, an admin.
+    const eve = await signUpClient(server.url, 'Eve');
+    try {
+      const project = await createProject(ada, 'Without Eve', [eve]);
+      await ada.client.admin.deactivate(eve.user.uid);
+      await ada.client.projects.addComment(project.id, { content: `Ping ${mentionToken(eve.user.uid)}` });
+      await ada.client.admin.reactivate(eve.user.uid);
+      const back = newClient(server.url);
+      try {
+        await back.auth.whenReady();
+        await back.auth.logIn({ email: eve.email, password: eve.password });
+        const { notifications } = await back.notifications.page({ limit: 100 });
+        expect(notifications.map((notification) => notification.kind)).toEqual(['assigned']);
+      } finally {
+        back.close();
+      }
+    } finally {
+      eve.client.close();
+    }
+  });
+});
+
+describe('preferences', () => {
+  it('defaults every kind to in the app, no email, and applies a change at once', async () => {
+    const initial = await dee.client.notifications.preferences();
+    expect(initial.preferences).toHaveLength(8);
+    expect(initial.preferences.every((preference) => preference.inApp && preference.email === 'off')).toBe(
+      true,
+    );
+    expect(initial.emailAvailable).toBe(false);
+
+    const updated = await dee.client.notifications.updatePreferences({
+      preferences: [{ kind: 'commented', inApp: false, email: 'off' }],
+    });
+    expect(updated.preferences.find((preference) => preference.kind === 'commented')?.inApp).toBe(false);
+    expect(updated.preferences.find((preference) => preference.kind === 'assigned')?.inApp).toBe(true);
+
+    const project = await createProject(ada, 'Quiet please', [dee]);
+    await ada.client.projects.addComment(project.id, { content: 'Dee chose not to hear of this' });
+    expect(await kindsOf(dee, project.id)).toEqual(['assigned']);
+
+    await dee.client.notifications.updatePreferences({
+      preferences: [{ kind: 'commented', inApp: true, email: 'off' }],
+    });
+    const comment = await ada.client.projects.addComment(project.id, { content: 'Now Dee hears it' });
+    expect(await kindsOf(dee, project.id)).toEqual([`commented:${comment.id}`, 'assigned']);
+  });
+
+  it('refuses a kind that does not exist', async () => {
+    const error = await errorOf(() =>
+      dee.client.notifications.updatePreferences({
+        preferences: [{ kind: 'gossip' as 'assigned', inApp: false, email: 'off' }],
+      }),
+    );
+    expect(error.code).toBe('invalid-argument');
+  });
+});
+
+describe('reading and marking', () => {
+  it('pages newest first by cursor', async () => {
+    const project = await createProject(ada, 'Paging', [cyd]);
+    for (let index = 0; index < 5; index += 1) {
+      await ada.client.projects.addComment(project.id, { content: `remark ${index}` });
+    }
+    const all = (await cyd.client.notifications.page({ limit: 100 })).notifications;
+    const first = await cyd.client.notifications.page({ limit: 2 });
+    const second = await cyd.client.notifications.page({ limit: 2, cursor: first.nextCursor });
+    expect(first.notifications.map((item) => item.id)).toEqual(all.slice(0, 2).map((item) => item.id));
+    expect(second.notifications.map((item) => item.id)).toEqual(all.slice(2, 4).map((item) => item.id));
+    const cursorError = await errorOf(() => cyd.client.notifications.page({ cursor: 'not-a-notification' }));
+    expect(cursorError.code).toBe('invalid-argument');
+  });
+
+  it("lets only the recipient mark a notification read; another's answers 404", async () => {
+    const project = await createProject(ada, 'Mine only', [bob]);
+    const [notification] = (await bob.client.notifications.page({ limit: 1 })).notifications;
+    expect(notification?.projectId).toBe(project.id);
+
+    const error = await errorOf(() => cyd.client.notifications.markRead(notification!.id));
+    expect(error.code).toBe('not-found');
+    expect(error.message).toBe(messages.notificationNotFound);
+    expect((await bob.client.notifications.page({ limit: 1 })).notifications[0]?.readAt).toBeNull();
+
+    await bob.client.notifications.markRead(notification!.id);
+    expect((await bob.client.notifications.page({ limit: 1 })).notifications[0]?.readAt).not.toBeNull();
+
+    const anonymous = await fetch(`${server.url}/api/notifications`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("refuses to follow another member's notifications live", async () => {
+    const page = new LiveRecorder(cyd.client, notificationsQuery(bob.user.uid));
+    const count = new LiveRecorder(cyd.client, unreadNotificationsCountQuery(bob.user.uid));
+    try {
+      await expect.poll(() => page.error?.message).toBe(messages.notificationsOnlyYours);
+      await expect.poll(() => count.error?.message).toBe(messages.notificationsOnlyYours);
+      expect(page.docs).toBeUndefined();
+      expect(count.docs).toBeUndefined();
+    } finally {
+      page.unsubscribe();
+      count.unsubscribe();
+    }
+  });
+});
+
+describe('live', () => {
+  it('updates the unread count and the first page as notifications come and are read', async () => {
+    await bob.client.notifications.markAllRead();
+    const count = new LiveRecorder<NotificationUnreadCount>(
+      bob.client,
+      unreadNotificationsCountQuery(bob.user.uid),
+    );
+    const page = new LiveRecorder<Notification>(bob.client, notificationsQuery(bob.user.uid, 5));
+    try {
+      await count.until((docs) => docs[0]?.count === 0, 10_000, 'no unread');
+      const project = await createProject(ada, 'Live bell', [bob]);
+      const comment = await ada.client.projects.addComment(project.id, { content: 'Ring' });
+      await count.until((docs) => docs[0]?.count === 2, 10_000, 'two unread');
+      await page.until(
+        (docs) => docs[0]?.commentId === comment.id && docs[1]?.kind === 'assigned',
+        10_000,
+        'the comment on top of the page',
+      );
+
+      await bob.client.notifications.markRead(page.docs![0]!.id);
+      await count.until((docs) => docs[0]?.count === 1, 10_000, 'one unread');
+      await page.until((docs) => docs[0]?.readAt !== null, 10_000, 'the comment read');
+
+      await bob.client.notifications.markAllRead();
+      await count.until((docs) => docs[0]?.count === 0, 10_000, 'all read');
+    } finally {
+      count.unsubscribe();
+      page.unsubscribe();
+    }
+  });
+});

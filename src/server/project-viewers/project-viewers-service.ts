@@ -1,0 +1,138 @@
+import type { Kysely } from 'kysely';
+import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '../../common';
+import type { Viewer } from '../auth/viewer';
+import type { Database } from '../db/schema';
+import type { Change, ChangeBus } from '../live/change-bus';
+import type { LiveSource } from '../live/live-sources';
+import { invalidArgument } from '../shared/app-error';
+import type { Logger } from '../shared/logger';
+import { nowIso } from '../shared/time';
+import {
+  deleteViewing,
+  deleteViewingsSeenBefore,
+  insertViewing,
+  listProjectViewers,
+  touchViewings,
+} from './project-viewers-repository';
+
+/** The project a `project_viewers` query is about: it must name exactly one (`projectId ==`). */
+function projectIdOf(target: LiveTarget): string | null {
+  if (target.kind !== 'query' || target.collection !== 'project_viewers') return null;
+  const [clause, ...rest] = target.where ?? [];
+  if (!clause || rest.length > 0 || clause.field !== 'projectId' || clause.op !== '==') return null;
+  return typeof clause.value === 'string' ? clause.value : null;
+}
+
+const changeOf = (projectId: string, userId: string): Change => ({
+  collection: 'project_viewers',
+  id: userId,
+  after: { projectId },
+});
+
+/**
+ * Who is looking at a project (docs/decisions/027-mentions-and-who-is-looking.md), on the pattern of
+ * presence (docs/decisions/005-presence.md): subscribing to a project's `project_viewers` query is looking
+ * at it. Each such subscription on this instance has a row, written when it starts, deleted when it ends
+ * (unsubscribe or socket closed: gone at once everywhere) and refreshed every quarter of the grace period
+ * while it lasts. Rows count while fresh (half the grace period); every instance sweeps stale ones, so a
+ * dead instance's viewers leave within three quarters of the grace period.
+ */
+export class ProjectViewersService {
+  /** This instance's viewings by key; writes for one key run in order through `queue`. */
+  private readonly local = new Map<string, { projectId: string; userId: string }>();
+  private queue: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly freshMs: number;
+
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      changes: ChangeBus;
+      instanceId: string;
+      graceMs: number;
+      log: Logger;
+    },
+  ) {
+    this.freshMs = Math.floor(deps.graceMs / 2);
+  }
+
+  start(): void {
+    const interval = Math.max(250, Math.floor(this.deps.graceMs / 4));
+    this.timer = setInterval(() => this.run(() => this.tick()), interval);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const keys = [...this.local.keys()];
+    for (const key of keys) this.subscriptionEnded(key);
+    await this.queue;
+  }
+
+  /** A live subscription started; when it is a project's viewers query, its subscriber is looking. */
+  subscriptionStarted(key: string, viewer: Viewer, target: LiveTarget): void {
+    const projectId = projectIdOf(target);
+    if (projectId === null) return;
+    const viewing = { projectId, userId: viewer.uid };
+    this.local.set(key, viewing);
+    this.run(async () => {
+      // Ended before this ran: nothing to write.
+      if (this.local.get(key) !== viewing) return;
+      const row = { instanceId: this.deps.instanceId, viewingId: key, ...viewing };
+      await insertViewing(this.deps.db, row, nowIso());
+      await this.deps.changes.publish([changeOf(projectId, viewer.uid)]);
+    });
+  }
+
+  subscriptionEnded(key: string): void {
+    const viewing = this.local.get(key);
+    if (!viewing) return;
+    this.local.delete(key);
+    this.run(async () => {
+      await deleteViewing(this.deps.db, this.deps.instanceId, key);
+      await this.deps.changes.publish([changeOf(viewing.projectId, viewing.userId)]);
+    });
+  }
+
+  /** Refresh this instance's rows, then drop every stale row, whoever wrote it, and tell its watchers. */
+  async tick(): Promise<void> {
+    const { db, instanceId } = this.deps;
+    const now = Date.now();
+    await touchViewings(db, instanceId, [...this.local.keys()], new Date(now).toISOString());
+    const gone = await deleteViewingsSeenBefore(db, new Date(now - this.freshMs).toISOString());
+    if (gone.length > 0)
+      await this.deps.changes.publish(gone.map(({ projectId, userId }) => changeOf(projectId, userId)));
+  }
+
+  /** The members with the project open, by name; every signed-in member may see them. */
+  async list(projectId: string): Promise<ProjectViewer[]> {
+    const freshSince = new Date(Date.now() - this.freshMs).toISOString();
+    const users = await listProjectViewers(this.deps.db, projectId, freshSince);
+    return users.map((user) => ({ ...user, projectId }));
+  }
+
+  liveSource(): LiveSource {
+    const viewersOf = (query: LiveQuery): string => {
+      const projectId = projectIdOf(query);
+      if (projectId === null)
+        throw invalidArgument(
+          { where: 'Ask for the viewers of one project (projectId ==).' },
+          messages.badRequest,
+        );
+      return projectId;
+    };
+    return {
+      query: (query) => this.list(viewersOf(query)),
+      // A change names a member: whether they still look at some project is answered by the queries.
+      find: async () => null,
+      groupKey: (target) => JSON.stringify(target),
+    };
+  }
+
+  private run(task: () => Promise<void>): void {
+    this.queue = this.queue
+      .then(task)
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'project viewers update failed'));
+  }
+}

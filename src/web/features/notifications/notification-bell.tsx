@@ -1,0 +1,77 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { unreadNotificationsCountQuery, type NotificationUnreadCount } from '../../../common';
+import { useLiveQuery } from '../../hooks/use-live-query';
+import { NotificationsPanel } from './notifications-panel';
+import './notifications.css';
+
+/** The navbar's bell: the live unread count, and the panel it opens and closes (a disclosure). */
+export function NotificationBell({ userId }: { userId: string }) {
+  const count = useLiveQuery<NotificationUnreadCount>(unreadNotificationsCountQuery(userId));
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const container = useRef<HTMLDivElement>(null);
+  const unread = count.docs?.[0]?.count ?? 0;
+  const label = count.error
+    ? 'Notifications, unread count unavailable'
+    : count.isPending
+      ? 'Notifications'
+      : `Notifications, ${unread} unread`;
+
+  const close = (returnFocus: boolean) => {
+    setOpen(false);
+    if (returnFocus) button.current?.focus();
+  };
+
+  // A click outside the bell and its panel closes the panel, as does Escape inside it.
+  useEffect(() => {
+    if (!open) return undefined;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
+
+  return (
+    <div
+      className="notification-bell"
+      ref={container}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation();
+          close(true);
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="btn notification-bell-button"
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      >
+        <BellIcon />
+        {unread > 0 && (
+          <span className="notification-bell-count" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+      {open && <NotificationsPanel id={panelId} userId={userId} onNavigate={() => close(false)} />}
+    </div>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
+      />
+    </svg>
+  );
+}
