@@ -148,6 +148,14 @@ describe('notification email', () => {
     // After unsubscribing, a new 'due tomorrow' for the creator is not mailed (checked below).
     await creator.client.projects.create(input('Gamma', dueDate, [quiet.user.uid]));
 
+    // A notification from a member's action (a comment) links to the comment.
+    await setEmailPreference(database.db, creator.user.uid, 'commented', 'immediate');
+    const comment = await quiet.client.projects.addComment(alpha.id, { content: 'Looks <good>' });
+    const commented = await nextMailTo(creator.email, 1);
+    expect(commented.subject).toBe('Quiet commented on Alpha <script>');
+    expect(commented.text).toContain(`${projectUrl}#comment-${comment.id}`);
+    expect(commented.html).toContain(`href="${projectUrl}#comment-${comment.id}"`);
+
     // The digest hour: one message with both of the digester's notifications.
     await setClock(at(dueDate, -1, '08:00:01'));
     const digest = await nextMailTo(digester.email, 0);
@@ -161,7 +169,7 @@ describe('notification email', () => {
 
     // Overdue: the creator's immediate 'overdue' mail proves the sender ran again after the digest.
     await setClock(at(dueDate, 1, '00:00:01'));
-    const overdue = await nextMailTo(creator.email, 1);
+    const overdue = await nextMailTo(creator.email, 2);
     expect(overdue.subject).toMatch(/ is overdue$/);
     // The digest went once, 'off' sent nothing, and nothing came for the unsubscribed kind.
     expect(mailsTo(digester.email)).toHaveLength(1);
