@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,11 @@ let instances: TwoInstances;
 let database: DatabaseHandle;
 const users: SignedInClient[] = [];
 const dueDate = tomorrow();
-const setClock = (iso: string) => writeFile(clockFile, iso);
+/** Written whole then renamed: a server reading the clock mid-write would otherwise see real time. */
+const setClock = async (iso: string) => {
+  await writeFile(`${clockFile}.next`, iso);
+  await rename(`${clockFile}.next`, clockFile);
+};
 
 const input = (name: string, assignedUserIds: string[]): CreateProjectInput => ({
   name,

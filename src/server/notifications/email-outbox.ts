@@ -120,8 +120,7 @@ export class NotificationEmailOutbox {
   private async enqueueNew(): Promise<void> {
     const { db, clock, timeZone, digestHour } = this.deps;
     for (;;) {
-      const candidates = await findEmailCandidates(db, SCAN_LIMIT);
-      if (candidates.length === 0) return;
+      const { candidates, scannedUpTo } = await findEmailCandidates(db, SCAN_LIMIT);
       const now = clock();
       const { day, hour } = localDayAndHour(now, timeZone);
       // A digest goes out at the next digest hour: today's if it is still ahead, else tomorrow's.
@@ -142,7 +141,8 @@ export class NotificationEmailOutbox {
             },
       );
       await insertOutboxRows(db, rows, now.toISOString());
-      await advanceWatermark(db, Math.max(...candidates.map((candidate) => candidate.seq)));
+      // Past notifications nobody wants mailed too, so the next scan starts near the newest.
+      await advanceWatermark(db, scannedUpTo);
       if (candidates.length < SCAN_LIMIT) return;
     }
   }

@@ -18,28 +18,43 @@ export interface EmailCandidate {
   seq: number;
 }
 
-/** Notifications after the watermark whose recipient wants them by email and that are not in the outbox. */
-export async function findEmailCandidates(db: Kysely<Database>, limit: number): Promise<EmailCandidate[]> {
+/**
+ * Notifications after the watermark (less the rescan window) whose recipient wants them by email and that
+ * are not in the outbox yet, up to `limit`; and the `seq` the watermark may move to once they are queued.
+ */
+export async function findEmailCandidates(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<{ candidates: EmailCandidate[]; scannedUpTo: number }> {
   const watermark = Number((await findSetting(db, WATERMARK_KEY)) ?? 0);
+  const newest = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  const newestSeq = Number(newest?.seq ?? 0);
   const rows = await db
     .selectFrom('notifications as n')
     .innerJoin('notification_preferences as pref', (join) =>
       join.onRef('pref.user_id', '=', 'n.user_id').onRef('pref.kind', '=', 'n.kind'),
     )
-    .leftJoin('notification_emails as sent', 'sent.notification_id', 'n.id')
+    .leftJoin('notification_emails as queued', 'queued.notification_id', 'n.id')
     .select(['n.id', 'n.user_id', 'n.seq', 'pref.email'])
     .where('n.seq', '>', watermark - RESCAN_WINDOW)
+    .where('n.seq', '<=', newestSeq)
     .where('pref.email', 'in', ['immediate', 'digest'])
-    .where('sent.notification_id', 'is', null)
+    .where('queued.notification_id', 'is', null)
     .orderBy('n.seq')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
+  const candidates = rows.map((row) => ({
     notificationId: row.id,
     userId: row.user_id,
     mode: row.email as EmailCandidate['mode'],
     seq: Number(row.seq),
   }));
+  // A full page may stop short of the newest: the watermark then moves only as far as this page.
+  const scannedUpTo = candidates.length === limit ? candidates[candidates.length - 1]!.seq : newestSeq;
+  return { candidates, scannedUpTo };
 }
 
 export interface OutboxRow {
