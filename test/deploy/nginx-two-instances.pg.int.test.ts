@@ -15,6 +15,7 @@ import { LiveRecorder, newClient, signUpClient, tomorrow } from '../support/clie
 import { uniqueEmail } from '../support/fixtures';
 import { deployDocNginxConfig, freePort, startNginx, type RunningNginx } from '../support/nginx';
 import { pollUntil } from '../support/poll';
+import { createTestBucket, s3StorageConfig, startSwiftS3, type SwiftS3 } from '../support/swift-s3';
 import {
   createTestDatabaseUrl,
   dropTestDatabase,
@@ -26,22 +27,26 @@ const METRICS_TOKEN = 'nginx-test-metrics-token-0123456789';
 const AUTH_RATE_LIMIT = 4;
 
 /**
- * Where both instances keep files. Today: one shared disk directory (DATA_DIR/storage). When the S3
- * driver lands, this is the one place to switch to it.
+ * Where both instances keep files: one bucket on a real S3 API (Swift s3api started here). Each instance
+ * has its own DATA_DIR, so nothing an upload needs can pass between them through a local disk.
  */
-async function sharedStorageSettings(): Promise<{ dataDir: string; overrides: Partial<Config> }> {
-  return { dataDir: await mkdtemp(path.join(os.tmpdir(), 'dojo-nginx-data-')), overrides: {} };
+async function startSharedStorage(): Promise<{ swift: SwiftS3; overrides: Partial<Config> }> {
+  const swift = await startSwiftS3();
+  const bucket = await createTestBucket(swift);
+  return { swift, overrides: { blobStorage: s3StorageConfig(swift, bucket) } };
 }
 
 let nginx: RunningNginx;
 let instances: [TestServer, TestServer];
 let databaseUrl: string;
-let dataDir: string;
+let dataDirs: string[] = [];
+let swift: SwiftS3 | undefined;
 
 beforeAll(async () => {
   const nginxPort = await freePort();
-  const storage = await sharedStorageSettings();
-  dataDir = storage.dataDir;
+  const storage = await startSharedStorage();
+  swift = storage.swift;
+  dataDirs = await Promise.all([1, 2].map(() => mkdtemp(path.join(os.tmpdir(), 'dojo-nginx-data-'))));
   databaseUrl = await createTestDatabaseUrl();
   const overrides: Partial<Config> = {
     ...storage.overrides,
@@ -51,18 +56,19 @@ beforeAll(async () => {
     authRateLimitPerMinute: AUTH_RATE_LIMIT,
     maxConnectionsPerAddress: 10_000,
   };
-  const first = await startTestServer({ databaseUrl, dataDir, configOverrides: overrides });
-  const second = await startTestServer({ databaseUrl, dataDir, configOverrides: overrides });
+  const first = await startTestServer({ databaseUrl, dataDir: dataDirs[0], configOverrides: overrides });
+  const second = await startTestServer({ databaseUrl, dataDir: dataDirs[1], configOverrides: overrides });
   instances = [first, second];
   const portOf = (server: TestServer) => Number(new URL(server.url).port);
   nginx = await startNginx(nginxPort, deployDocNginxConfig(nginxPort, [portOf(first), portOf(second)]));
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await nginx?.stop();
   for (const instance of instances ?? []) await instance.stop();
   if (databaseUrl) await dropTestDatabase(databaseUrl);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+  await swift?.stop();
 });
 
 /** A sample summed over every series of `name` whose labels include each `labels` pair. */

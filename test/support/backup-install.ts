@@ -13,6 +13,8 @@ export interface BackupInstall {
   dataDir: string;
   databaseUrl: string | undefined;
   config: Config;
+  /** The storage settings it was made with, for a server or CLI started on it. */
+  env: Record<string, string>;
   remove(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function createBackupInstall(
     dataDir,
     databaseUrl,
     config,
+    env,
     remove: async () => {
       if (databaseUrl) await dropTestDatabase(databaseUrl);
       await rm(dataDir, { recursive: true, force: true });

@@ -272,6 +272,19 @@ export function s3StorageConfig(swift: SwiftS3Endpoint, bucket: string): { drive
   };
 }
 
+/** The same settings as environment variables, for a server or CLI in a process of its own. */
+export function s3StorageEnv(swift: SwiftS3Endpoint, bucket: string): Record<string, string> {
+  return {
+    STORAGE_DRIVER: 's3',
+    S3_ENDPOINT: swift.endpoint,
+    S3_BUCKET: bucket,
+    S3_REGION: SWIFT_S3_CREDENTIALS.region,
+    S3_ACCESS_KEY_ID: SWIFT_S3_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: SWIFT_S3_CREDENTIALS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 /** Creates a bucket (a fresh random name unless given; creating an existing one of ours is fine). */
 export async function createTestBucket(swift: SwiftS3Endpoint, name?: string): Promise<string> {
   const bucket = name ?? `dojo-test-${Math.random().toString(36).slice(2, 12)}`;

@@ -9,6 +9,15 @@ import { signUpClient, tomorrow, type SignedInClient } from '../../../test/suppo
 import { makePng, postJson, postSignup, sessionCookieOf } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  createTestBucket,
+  s3StorageEnv,
+  startSwiftS3,
+  swiftS3Client,
+  type SwiftS3,
+} from '../../../test/support/swift-s3';
+import { testDatabaseEngine } from '../../../test/support/test-server';
 import { readVerifiedArchive } from './archive';
 import { exportInstall } from './backup-service';
 
@@ -23,6 +32,7 @@ async function runBackupCli(install: BackupInstall, ...args: string[]): Promise<
         HOME: process.env.HOME ?? '/tmp',
         DATA_DIR: install.dataDir,
         ...(install.databaseUrl ? { DATABASE_URL: install.databaseUrl } : {}),
+        ...install.env,
       },
     },
   );
@@ -32,7 +42,8 @@ async function runBackupCli(install: BackupInstall, ...args: string[]): Promise<
 /**
  * A running SQLite + disk install under continuous writes (projects with their assignees, comments,
  * avatar uploads that delete the previous avatar's blob) is exported, the archive imported into an empty
- * install on this project's engine, and the import exported again: both manifests (row counts, sha256 of
+ * install on this project's engine (on PostgreSQL with its files in S3: a real Swift s3api started here),
+ * and the import exported again: both manifests (row counts, sha256 of
  * every table and of every file) must be identical. Then a server on the imported install accepts the
  * session cookie and serves the download URL made before the move.
  */
@@ -40,17 +51,24 @@ let source: BackupInstall;
 let target: BackupInstall;
 let workDir: string;
 let server: ChildServer | undefined;
+let swift: SwiftS3 | undefined;
 
 beforeAll(async () => {
   source = await createBackupInstall('sqlite');
-  target = await createBackupInstall();
+  if (testDatabaseEngine() === 'postgres') {
+    swift = await startSwiftS3();
+    target = await createBackupInstall('postgres', s3StorageEnv(swift, await createTestBucket(swift)));
+  } else {
+    target = await createBackupInstall();
+  }
   workDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-archive-'));
-});
+}, 120_000);
 
 afterAll(async () => {
   await server?.stop();
   await source.remove();
   await target.remove();
+  await swift?.stop();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -141,8 +159,21 @@ it('exports a running install under writes and imports it with every row and fil
   const reExported = await exportInstall(target.config, path.join(workDir, 'again.tar.gz'));
   expect(reExported.tables).toEqual(exported.tables);
   expect(reExported.files).toEqual(exported.files);
+  if (swift) {
+    // On PostgreSQL the target keeps its files in S3: the bytes re-exported above came from the bucket.
+    const client = swiftS3Client(swift);
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: target.env.S3_BUCKET, Prefix: 'blobs/' }),
+    );
+    client.destroy();
+    expect(listed.KeyCount).toBe(Object.keys(exported.files).length);
+  }
 
-  server = await startServerProcess({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
+  server = await startServerProcess({
+    dataDir: target.dataDir,
+    databaseUrl: target.databaseUrl,
+    env: target.env,
+  });
   const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
   expect(((await session.json()) as { user: { uid: string } | null }).user?.uid).toBe(user.uid);
   const download = await fetch(`${server.url}${user.photoURL}`);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { openDatabase } from '../db/database';
 import type { BlobStore } from '../storage/blob-store';
-import { LocalDiskBlobStore } from '../storage/local-disk-blob-store';
+import { createBlobStore } from '../storage/create-blob-store';
 import {
   ARCHIVE_FORMAT,
   ArchiveError,
@@ -26,9 +26,19 @@ import {
 /** Long enough for any export; a crashed export's hold ends by itself then. */
 const DELETION_HOLD_MS = 6 * 60 * 60 * 1000;
 
-/** The install's file storage, as the server opens it (the storage target of an import). */
-function openBlobStore(config: Config): BlobStore {
-  return new LocalDiskBlobStore(path.join(config.dataDir, 'storage'));
+/** Runs `use` with the install's file storage (disk or S3, as the server opens it) unless one is given. */
+async function withInstallBlobs<T>(
+  config: Config,
+  given: BlobStore | undefined,
+  use: (blobs: BlobStore) => Promise<T>,
+): Promise<T> {
+  if (given) return use(given);
+  const opened = await createBlobStore(config.blobStorage, config.dataDir);
+  try {
+    return await use(opened.blobs);
+  } finally {
+    opened.close();
+  }
 }
 
 /**
@@ -38,9 +48,18 @@ function openBlobStore(config: Config): BlobStore {
 export async function exportInstall(
   config: Config,
   out: string,
-  blobs = openBlobStore(config),
+  givenBlobs?: BlobStore,
   /** Test-only seam: runs once the snapshot is taken, before any file is read. */
   afterSnapshot: () => Promise<void> = () => Promise.resolve(),
+): Promise<Manifest> {
+  return withInstallBlobs(config, givenBlobs, (blobs) => exportWith(config, out, blobs, afterSnapshot));
+}
+
+async function exportWith(
+  config: Config,
+  out: string,
+  blobs: BlobStore,
+  afterSnapshot: () => Promise<void>,
 ): Promise<Manifest> {
   const source = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const holdKey = `${DELETION_HOLD_PREFIX}${randomUUID()}`;
@@ -96,8 +115,12 @@ async function hashBlob(blobs: BlobStore, key: string): Promise<{ hash: string; 
 export async function importInstall(
   config: Config,
   archive: string,
-  blobs = openBlobStore(config),
+  givenBlobs?: BlobStore,
 ): Promise<Manifest> {
+  return withInstallBlobs(config, givenBlobs, (blobs) => importWith(config, archive, blobs));
+}
+
+async function importWith(config: Config, archive: string, blobs: BlobStore): Promise<Manifest> {
   const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'dojo-import-'));
   try {
     const verified = await readVerifiedArchive(archive, workDir);

@@ -18,6 +18,7 @@ import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
 import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
+import { GroupIndex } from './group-index';
 import { SharedViewers } from './shared-viewers';
 import { SocketCounts } from './socket-counts';
 
@@ -95,6 +96,7 @@ export class LiveHub {
   private readonly connections = new Set<Connection>();
   private readonly viewers = new SharedViewers();
   private readonly groups = new Map<string, Group>();
+  private readonly groupIndex = new GroupIndex<Group>();
   private readonly socketsPerSession = new SocketCounts();
   private readonly socketsPerUser = new SocketCounts();
   /** Tasks enqueued and not yet finished; a slice starts when the queue turns busy. */
@@ -277,6 +279,7 @@ export class LiveHub {
           ),
         };
         this.groups.set(group.key, group);
+        this.groupIndex.add(group);
       }
     }
     if (connection.subscriptions.get(subscription.id) !== subscription) return;
@@ -293,7 +296,10 @@ export class LiveHub {
     this.deps.events?.onSubscriptionEnded?.(subscription.key);
     const group = this.groups.get(subscription.groupKey);
     if (!group?.subscriptions.delete(subscription)) return;
-    if (group.subscriptions.size === 0) this.groups.delete(group.key);
+    if (group.subscriptions.size === 0) {
+      this.groups.delete(group.key);
+      this.groupIndex.remove(group);
+    }
   }
 
   private handleChanges(changes: Change[] | 'resync'): void {
@@ -331,7 +337,8 @@ export class LiveHub {
     const current = new Map<string, LiveDoc | null>();
     for (const change of changes) {
       if (change.collection === 'sessions') continue;
-      for (const group of this.groups.values()) {
+      const candidates = this.groupIndex.candidates(change);
+      for (const group of candidates === 'all' ? this.groups.values() : candidates) {
         // Changes × groups can be a million pairs (1,000 members' bells, 1,000 changes): await only when due.
         if (performance.now() - this.sliceStartedAt >= QUEUE_SLICE_MS) await this.yieldWhenSliceUsed();
         const { target } = group;
@@ -381,6 +388,8 @@ export class LiveHub {
       const previous = group.state;
       const next = resultStateOf(docs, json);
       group.state = next;
+      // Its last subscriber may have left while it was evaluated: a removed group stays out of the index.
+      if (this.groups.get(group.key) === group) this.groupIndex.resultChanged(group, previous, next);
       // Subscribers in step with the group share one diff, serialized and encoded once per subscription
       // id (dashboards all use the same few ids): a socket then only gets a ready buffer written to it.
       const shared = diffOf(previous, docs, json);

@@ -41,6 +41,8 @@ async function reminderCounts(): Promise<Map<string, number>> {
     .selectFrom('notifications')
     .select(['kind', 'project_id', 'user_id'])
     .select((eb) => eb.fn.countAll<string>().as('count'))
+    // Actions notify too (the assignments that made the projects); only the scheduler's reminders count.
+    .where('kind', 'in', ['due_tomorrow', 'overdue'])
     .groupBy(['kind', 'project_id', 'user_id'])
     .execute();
   return new Map(rows.map((row) => [`${row.kind}:${row.project_id}:${row.user_id}`, Number(row.count)]));
