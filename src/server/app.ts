@@ -13,6 +13,8 @@ import { AppError } from './shared/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
+import { notificationEmailRouteDocs } from './notifications/email-route-docs';
+import { registerNotificationEmailRoutes } from './notifications/email-routes';
 import { projectsRouteDocs } from './projects/projects-route-docs';
 import { searchRouteDocs } from './search/search-route-docs';
 import { storageRouteDocs } from './storage/storage-route-docs';
@@ -107,6 +109,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bus,
     presence: services.presence,
     dueReminders: services.dueReminders,
+    notificationEmail: services.notificationEmail,
     projectViewers: services.projectViewers,
     mailer: services.mailer,
     blobStore: services.blobStore,
@@ -301,6 +304,7 @@ function registerApiRoutes(
       ...liveRouteDocs,
       ...storageRouteDocs,
       ...opsRouteDocs,
+      ...notificationEmailRouteDocs,
       openApiRouteDoc,
     ],
     API_VERSION,
@@ -330,6 +334,7 @@ function registerApiRoutes(
   registerNotificationsRoutes(server, { notifications: services.notifications, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);
+  registerNotificationEmailRoutes(server, services);
 }
 
 /** Start the presence sweep when ready; on close, end live sockets, then the bus, then the database. */
@@ -340,6 +345,7 @@ function registerLifecycle(
     bus: ChangeBus;
     presence: Services['presence'];
     dueReminders: Services['dueReminders'];
+    notificationEmail: Services['notificationEmail'];
     projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
@@ -357,6 +363,7 @@ function registerLifecycle(
   server.addHook('onReady', async () => {
     deps.presence.start();
     deps.dueReminders.start();
+    deps.notificationEmail?.start();
     deps.projectViewers.start();
     deps.storageSweeps.start();
   });
@@ -365,6 +372,7 @@ function registerLifecycle(
     deps.stopLive();
     await deps.presence.stop();
     await deps.dueReminders.stop();
+    await deps.notificationEmail?.stop();
     await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });

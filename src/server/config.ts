@@ -129,6 +129,7 @@ export const EnvSchema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris')
     .default('UTC'),
   DUE_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(8),
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
     .number()
     .int()
@@ -182,6 +183,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   NOTIFICATION_TIME_ZONE:
     "IANA time zone whose calendar days decide 'due tomorrow' and 'overdue' (Europe/Paris); default UTC",
   DUE_REMINDER_INTERVAL_MS: 'how often each instance looks for projects due tomorrow or overdue',
+  DIGEST_HOUR:
+    'hour of the day (0-23, in NOTIFICATION_TIME_ZONE) at which daily notification digests are emailed',
   LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 'live subscriptions one WebSocket may hold (per instance)',
   LIVE_MAX_SOCKETS_PER_SESSION: 'live WebSockets one session (browser) may hold (per instance)',
   LIVE_MAX_SOCKETS_PER_USER: 'live WebSockets one user may hold (per instance)',
@@ -232,6 +235,10 @@ export interface Config {
   /** Whose calendar day decides 'due tomorrow' and 'overdue'. */
   notificationTimeZone: string;
   dueReminderIntervalMs: number;
+  /** Hour (0-23) in `notificationTimeZone` at which the daily email digest goes out. */
+  digestHour: number;
+  /** Safety sweep of the notification email outbox; new notifications wake it through the change bus. */
+  notificationEmailIntervalMs: number;
   /**
    * Test only (NODE_ENV=test): a file holding an ISO time that the due-reminder clock reads instead of the
    * real time, so tests move a running server past midnight (decision 026). Ignored otherwise.
@@ -346,6 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceGraceMs: values.PRESENCE_GRACE_MS,
     notificationTimeZone: values.NOTIFICATION_TIME_ZONE,
     dueReminderIntervalMs: values.DUE_REMINDER_INTERVAL_MS,
+    digestHour: values.DIGEST_HOUR,
+    notificationEmailIntervalMs: 60_000,
     testClockFile: env.NODE_ENV === 'test' ? env.DOJO_TEST_CLOCK_FILE : undefined,
     liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
     liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,

@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
+import { NotificationEmailOutbox } from './notifications/email-outbox';
 import { NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
 import { ProjectViewersService } from './project-viewers/project-viewers-service';
@@ -76,6 +77,8 @@ export interface Services {
   passwordResets: PasswordResetService;
   /** Present when SMTP_URL is set; closed with the app. */
   mailer: Mailer | undefined;
+  /** Notification email (decision 029); absent without SMTP_URL. */
+  notificationEmail: NotificationEmailOutbox | undefined;
 }
 
 /** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
@@ -130,16 +133,30 @@ export async function createServices({
     graceMs: config.presenceGraceMs,
     log,
   });
+  const clock = config.testClockFile ? fileClock(config.testClockFile) : systemClock;
   const dueReminders = new DueReminderScheduler({
     db,
     bus,
-    clock: config.testClockFile ? fileClock(config.testClockFile) : systemClock,
+    clock,
     timeZone: config.notificationTimeZone,
     intervalMs: config.dueReminderIntervalMs,
     log,
   });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
+  const notificationEmail = mailer
+    ? new NotificationEmailOutbox({
+        db,
+        bus,
+        mailer,
+        clock,
+        timeZone: config.notificationTimeZone,
+        digestHour: config.digestHour,
+        publicUrl: config.publicUrl,
+        intervalMs: config.notificationEmailIntervalMs,
+        log,
+      })
+    : undefined;
   const loginFailures = new LoginFailureLimit({
     counters: rateLimitCounters,
     maxFailures: config.loginFailuresPerAccount,
@@ -192,5 +209,6 @@ export async function createServices({
       log,
     }),
     mailer,
+    notificationEmail,
   };
 }

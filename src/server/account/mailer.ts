@@ -4,6 +4,9 @@ export interface Email {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text`, already escaped. */
+  html?: string;
+  headers?: Record<string, string>;
 }
 
 /** Sends email through the SMTP server of `SMTP_URL` (nodemailer); absent when none is configured. */
@@ -27,6 +30,8 @@ export class Mailer {
       to: email.to,
       subject: email.subject,
       text: email.text,
+      ...(email.html === undefined ? {} : { html: email.html }),
+      ...(email.headers === undefined ? {} : { headers: email.headers }),
     });
   }
 

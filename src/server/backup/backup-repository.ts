@@ -26,6 +26,7 @@ export const EXPORTED_TABLES = [
   'rate_limits',
   'notifications',
   'notification_preferences',
+  'notification_emails',
 ] as const satisfies readonly (keyof Database)[];
 type NotExported = Extract<keyof Database, 'storage_uploads' | 'project_viewers'>;
 type Unlisted = Exclude<keyof Database, (typeof EXPORTED_TABLES)[number] | NotExported>;

@@ -398,6 +398,34 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // Notification email outbox (decision 029): one row per notification to mail, unique per notification;
+    // a digest's rows share its `batch_key` (user and day). Rows are claimed with a lease and marked sent.
+    '0016_notification_email': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('notification_emails')
+          .addColumn('notification_id', 'text', (column) =>
+            column.primaryKey().references('notifications.id').onDelete('cascade'),
+          )
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('batch_key', 'text', (column) => column.notNull())
+          .addColumn('digest_day', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('claimed_until', 'text')
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('sent_at', 'text')
+          .execute();
+        // The sender looks only at unsent rows.
+        await db.schema
+          .createIndex('notification_emails_pending')
+          .on('notification_emails')
+          .columns(['batch_key'])
+          .where(sql<boolean>`sent_at is null`)
+          .execute();
+      },
+    },
     // docs/decisions/027-mentions-and-who-is-looking.md: who has a project open, one row per tab and instance,
     // refreshed while open; rows of a dead instance go stale and are swept.
     '0017_project_viewers': {

@@ -162,6 +162,22 @@ export interface Database {
   rate_limits: RateLimitsTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
+  notification_emails: NotificationEmailsTable;
+}
+
+/** The notification email outbox (docs/decisions/029-notification-email.md). */
+interface NotificationEmailsTable {
+  notification_id: string;
+  user_id: string;
+  /** One message per batch: `immediate:<notification>` or `digest:<user>:<day>`. */
+  batch_key: string;
+  /** A digest's calendar day (YYYY-MM-DD); null for an immediate email. */
+  digest_day: string | null;
+  created_at: string;
+  /** An instance sending it holds it until then (real time); a crash lets another retry after. */
+  claimed_until: string | null;
+  attempts: Generated<number>;
+  sent_at: string | null;
 }
 
 /** One notification for one recipient (docs/decisions/025-notifications.md). */

@@ -1,0 +1,185 @@
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ParsedMail } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateProjectInput } from '../../common';
+import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { setEmailPreference } from '../../../test/support/notification-preferences';
+import { pollUntil } from '../../../test/support/poll';
+import { SmtpInbox } from '../../../test/support/smtp-inbox';
+import { openServerDatabase } from '../../../test/support/test-database';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import type { DatabaseHandle } from '../db/database';
+
+const PUBLIC_URL = 'http://dojo.test';
+const at = (day: string, offset: number, time: string): string => {
+  const date = new Date(`${day}T${time}Z`);
+  date.setUTCDate(date.getUTCDate() + offset);
+  return date.toISOString();
+};
+
+let clockDir: string;
+let clockFile: string;
+let inbox: SmtpInbox;
+let server: TestServer;
+let database: DatabaseHandle;
+let creator: SignedInClient;
+let quiet: SignedInClient;
+let digester: SignedInClient;
+const dueDate = tomorrow();
+/** Written whole then renamed: a server reading the clock mid-write would otherwise see real time. */
+const setClock = async (iso: string) => {
+  await writeFile(`${clockFile}.next`, iso);
+  await rename(`${clockFile}.next`, clockFile);
+};
+
+const input = (name: string, dueDateOf: string, assignedUserIds: string[]): CreateProjectInput => ({
+  name,
+  details: 'Due soon',
+  dueDate: dueDateOf,
+  category: 'development',
+  assignedUserIds,
+});
+
+const mailsTo = (address: string): ParsedMail[] =>
+  inbox.messages.filter((mail) =>
+    [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),
+  );
+
+/** Message number `count + 1` to `address`, once it has arrived. */
+async function nextMailTo(address: string, count: number): Promise<ParsedMail> {
+  await pollUntil(
+    () => mailsTo(address).length > count,
+    15_000,
+    () => `no message ${count + 1} to ${address} (got ${mailsTo(address).length})`,
+  );
+  return mailsTo(address)[count]!;
+}
+
+const header = (mail: ParsedMail, name: string): string | undefined =>
+  mail.headerLines
+    .find((line) => line.key === name)
+    ?.line.slice(name.length + 1)
+    .trim();
+
+beforeAll(async () => {
+  clockDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-clock-'));
+  clockFile = path.join(clockDir, 'now');
+  // Two days before the due date, just before midnight: nothing is due yet.
+  await setClock(at(dueDate, -2, '23:59:59'));
+  inbox = await SmtpInbox.start();
+  server = await startTestServer({
+    configOverrides: {
+      smtpUrl: inbox.url,
+      publicUrl: PUBLIC_URL,
+      testClockFile: clockFile,
+      dueReminderIntervalMs: 50,
+      notificationEmailIntervalMs: 50,
+      digestHour: 8,
+      notificationTimeZone: 'UTC',
+    },
+  });
+  database = await openServerDatabase(server);
+  await signUpClient(server.url, 'Admin');
+  creator = await signUpClient(server.url, 'Creator');
+  quiet = await signUpClient(server.url, 'Quiet');
+  digester = await signUpClient(server.url, 'Digester');
+  await setEmailPreference(database.db, creator.user.uid, 'due_tomorrow', 'immediate');
+  await setEmailPreference(database.db, creator.user.uid, 'overdue', 'immediate');
+  await setEmailPreference(database.db, quiet.user.uid, 'due_tomorrow', 'off');
+  await setEmailPreference(database.db, digester.user.uid, 'due_tomorrow', 'digest');
+  await setEmailPreference(database.db, digester.user.uid, 'overdue', 'digest');
+});
+afterAll(async () => {
+  for (const user of [creator, quiet, digester]) user?.client.close();
+  await database?.close();
+  await server?.stop();
+  await inbox?.stop();
+  await rm(clockDir, { recursive: true, force: true });
+});
+
+describe('notification email', () => {
+  it('mails immediate kinds once, folds digest kinds into one daily message, honours off and one-click unsubscribe', async () => {
+    const alpha = await creator.client.projects.create(
+      input('Alpha <script>', dueDate, [quiet.user.uid, digester.user.uid]),
+    );
+    const beta = await quiet.client.projects.create(input('Beta', dueDate, [digester.user.uid]));
+
+    // Past midnight (before the digest hour): both projects are due tomorrow.
+    await setClock(at(dueDate, -1, '00:00:01'));
+    const immediate = await nextMailTo(creator.email, 0);
+    expect(immediate.subject).toBe('Alpha <script> is due tomorrow');
+    const projectUrl = `${PUBLIC_URL}/projects/${alpha.id}`;
+    expect(immediate.text).toContain(projectUrl);
+    expect(immediate.html).toContain(`href="${projectUrl}"`);
+    // Everything in the HTML part is escaped.
+    expect(immediate.html).toContain('Alpha &#60;script&#62;');
+    expect(immediate.html).not.toContain('<script>');
+    const unsubscribe = header(immediate, 'list-unsubscribe');
+    expect(unsubscribe).toMatch(/^<http:\/\/dojo\.test\/api\/notifications\/unsubscribe\?token=[^>]+>$/);
+    expect(header(immediate, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const unsubscribeUrl = new URL(unsubscribe!.slice(1, -1));
+    expect(immediate.text).toContain(unsubscribeUrl.href);
+
+    // One-click unsubscribe: a POST to the header's address, no cookie, turns 'due tomorrow' email off.
+    const target = `${server.url}${unsubscribeUrl.pathname}${unsubscribeUrl.search}`;
+    const done = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('no longer receive');
+    const preference = await database.db
+      .selectFrom('notification_preferences')
+      .select(['email', 'in_app'])
+      .where('user_id', '=', creator.user.uid)
+      .where('kind', '=', 'due_tomorrow')
+      .executeTakeFirstOrThrow();
+    expect(preference).toEqual({ email: 'off', in_app: 1 });
+    // The GET of the same address only asks (link scanners must not unsubscribe anyone).
+    const page = await fetch(target);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
+    // A forged or missing token is refused.
+    const forged = await fetch(`${server.url}/api/notifications/unsubscribe?token=${'x'.repeat(20)}.abc`, {
+      method: 'POST',
+    });
+    expect(forged.status).toBe(400);
+    expect((await fetch(`${server.url}/api/notifications/unsubscribe`, { method: 'POST' })).status).toBe(400);
+
+    // After unsubscribing, a new 'due tomorrow' for the creator is not mailed (checked below).
+    await creator.client.projects.create(input('Gamma', dueDate, [quiet.user.uid]));
+
+    // A notification from a member's action (a comment) links to the comment.
+    await setEmailPreference(database.db, creator.user.uid, 'commented', 'immediate');
+    const comment = await quiet.client.projects.addComment(alpha.id, { content: 'Looks <good>' });
+    const commented = await nextMailTo(creator.email, 1);
+    expect(commented.subject).toBe('Quiet commented on Alpha <script>');
+    expect(commented.text).toContain(`${projectUrl}#comment-${comment.id}`);
+    expect(commented.html).toContain(`href="${projectUrl}#comment-${comment.id}"`);
+
+    // The digest hour: one message with both of the digester's notifications.
+    await setClock(at(dueDate, -1, '08:00:01'));
+    const digest = await nextMailTo(digester.email, 0);
+    expect(digest.subject).toBe(
+      `Daily digest: 2 notifications (${at(dueDate, -1, '00:00:00').slice(0, 10)})`,
+    );
+    expect(digest.text).toContain(projectUrl);
+    expect(digest.text).toContain(`${PUBLIC_URL}/projects/${beta.id}`);
+    expect(digest.html).toContain('Beta');
+    expect(header(digest, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+
+    // Overdue: the creator's immediate 'overdue' mail proves the sender ran again after the digest.
+    await setClock(at(dueDate, 1, '00:00:01'));
+    const overdue = await nextMailTo(creator.email, 2);
+    expect(overdue.subject).toMatch(/ is overdue$/);
+    // The digest went once, 'off' sent nothing, and nothing came for the unsubscribed kind.
+    expect(mailsTo(digester.email)).toHaveLength(1);
+    expect(mailsTo(quiet.email)).toHaveLength(0);
+    expect(mailsTo(creator.email).filter((mail) => mail.subject?.endsWith('is due tomorrow'))).toHaveLength(
+      1,
+    );
+  });
+});
