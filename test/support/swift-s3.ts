@@ -1,3 +1,4 @@
+import { pollUntil } from './poll';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -289,10 +290,28 @@ export function s3StorageEnv(swift: SwiftS3Endpoint, bucket: string): Record<str
 export async function createTestBucket(swift: SwiftS3Endpoint, name?: string): Promise<string> {
   const bucket = name ?? `dojo-test-${Math.random().toString(36).slice(2, 12)}`;
   const client = swiftS3Client(swift);
+  // A Swift that has just started (or a busy machine) answers 503 'Please reduce your request rate' while
+  // its account and container databases are being made: retry until the bucket exists and lists.
+  let lastError: unknown;
   try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: unknown) => {
-      if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
-    });
+    await pollUntil(
+      async () => {
+        try {
+          await client.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: unknown) => {
+            if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
+          });
+          await client.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 1 }));
+          return true;
+        } catch (error) {
+          if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== 503)
+            throw error;
+          lastError = error;
+          return false;
+        }
+      },
+      60_000,
+      () => `bucket ${bucket} was not usable within 60 s: ${String(lastError)}`,
+    );
   } finally {
     client.destroy();
   }

@@ -62,6 +62,9 @@ export class S3BlobStore implements BlobStore {
       // understood by every S3-compatible service.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // S3 services answer 503 SlowDown under load and expect the client to back off and retry: allow a
+      // few more tries than the SDK's three before an upload or download fails.
+      maxAttempts: 6,
     });
     this.bucket = options.bucket;
     this.prefix = options.keyPrefix;
