@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CLIENT_ROUTES, announcements, editProjectPath, messages, type Project } from '../../../common';
 import { PageTitle } from '../../components/page-title';
@@ -31,7 +32,11 @@ export function ProjectPage() {
   const completing = completion.completing?.id === id ? completion.completing : null;
   const project = live ?? completing ?? undefined;
   const missing = !validId || (docs !== null && docs.length === 0 && !completing);
-  const completed = useCompletedProject(id, validId && missing);
+  // The spec's rule: a project completed while its page is open shows 'No such document exists'. Only a
+  // page opened on an already completed project (an old link from search or a notification) looks it up.
+  const [shownId, setShownId] = useState<string | null>(null);
+  if (live && shownId !== id) setShownId(id);
+  const completed = useCompletedProject(id, validId && missing && shownId !== id);
   const completedProject = completed.status === 'found' ? completed.project : undefined;
   const lookingUp = completed.status === 'loading';
 
