@@ -48,6 +48,25 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'notifications-delivery',
+    what: 'A comment on a project with 1,000 assignees: their 1,000 notifications and live unread counts, SQLite',
+    target: 'every count delivered p99 ≤ 200 ms; the comment answered p99 ≤ 20 ms',
+    figures: ['notifications.delivery.p99', 'notifications.comment.p99', 'notifications.delivery.p50'],
+    measured: ([delivery, comment, p50]) =>
+      `delivery p99 ${fmt(delivery)} ms (p50 ${fmt(p50)} ms); comment p99 ${fmt(comment)} ms`,
+    met: ([delivery, comment]) => (delivery ?? Infinity) <= 200 && (comment ?? Infinity) <= 20,
+    peer: '—',
+  },
+  {
+    id: 'notifications-page',
+    what: 'Notifications panel, first page: 1,000,000 stored vs 1,000',
+    target: '≤ 2 ×',
+    figures: ['notifications.page.ratio', 'notifications.page.large', 'notifications.page.small'],
+    measured: ([ratio, large, small]) => `${fmt(ratio, 2)} × (${fmt(large, 2)} vs ${fmt(small, 2)} ms)`,
+    met: ([ratio]) => (ratio ?? Infinity) <= 2,
+    peer: '—',
+  },
+  {
     id: 'fanout-sqlite',
     what: 'Live fan-out to 1,000 sockets, SQLite',
     target: 'p99 ≤ 50 ms',
