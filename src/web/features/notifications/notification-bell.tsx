@@ -1,8 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { unreadNotificationsCountQuery, type NotificationUnreadCount } from '../../../common';
 import { useLiveQuery } from '../../hooks/use-live-query';
-import { NotificationsPanel } from './notifications-panel';
 import './notifications.css';
+
+// The panel's code arrives when it is first opened: the bell is on every first page (bench: first-visit JavaScript).
+const NotificationsPanel = lazy(() =>
+  import('./notifications-panel').then((module) => ({ default: module.NotificationsPanel })),
+);
 
 /** The navbar's bell: the live unread count, and the panel it opens and closes (a disclosure). */
 export function NotificationBell({ userId }: { userId: string }) {
@@ -60,7 +64,11 @@ export function NotificationBell({ userId }: { userId: string }) {
           </span>
         )}
       </button>
-      {open && <NotificationsPanel id={panelId} userId={userId} onNavigate={() => close(false)} />}
+      {open && (
+        <Suspense fallback={<p className="loading">Loading...</p>}>
+          <NotificationsPanel id={panelId} userId={userId} onNavigate={() => close(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
