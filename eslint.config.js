@@ -111,7 +111,7 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['src/server/shared/**'],
+    files: ['src/server/core/**'],
     ignores: ['**/*.test.ts'],
     rules: forbid(
       [
@@ -130,7 +130,7 @@ export default tseslint.config(
           'account',
         ].map((feature) => `../${feature}/*`),
       ],
-      'src/server/shared is used by every feature and imports none (only common and libraries).',
+      'src/server/core is used by every feature and imports none (only common and libraries).',
     ),
   },
 );

@@ -4,7 +4,7 @@ import pMap from 'p-map';
 import { unreadNotificationsCountQuery } from '../src/common';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/database';
-import { newId } from '../src/server/shared/ids';
+import { newId } from '../src/server/core/ids';
 import { closeAll, httpRequest, openLive, type LiveSocket, type Session } from './lib/clients';
 import { seed } from './lib/seeder';
 import { startServer } from './lib/server-process';

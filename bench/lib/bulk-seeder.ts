@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
-import { newId } from '../../src/server/shared/ids';
+import { newId } from '../../src/server/core/ids';
 import { commentText, projectInput } from './data';
 import { Random } from './random';
 import { nowMs } from './stats';

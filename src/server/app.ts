@@ -9,7 +9,7 @@ import { SESSION_COOKIE } from './auth/viewer';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { notifyChannel, pingDatabase } from './db/database-repository';
-import { AppError } from './shared/app-error';
+import { AppError } from './core/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
@@ -52,8 +52,8 @@ import { createServices, type Services } from './services';
 import { echoRequestIds, requestIdOf } from './ops/request-ids';
 import { registerMetrics, registerReadinessRoute } from './ops/ops-routes';
 import { opsRouteDocs } from './ops/ops-route-docs';
-import type { Metrics } from './shared/metrics';
-import { preparePrivateDataDir } from './shared/private-files';
+import type { Metrics } from './core/metrics';
+import { preparePrivateDataDir } from './core/private-files';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */

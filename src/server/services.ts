@@ -1,4 +1,4 @@
-import type { Logger } from './shared/logger';
+import type { Logger } from './core/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
 import { Mailer } from './account/mailer';
@@ -21,7 +21,7 @@ import { ProjectViewersService } from './project-viewers/project-viewers-service
 import { ProjectsService } from './projects/projects-service';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
-import { newId } from './shared/ids';
+import { newId } from './core/ids';
 import { HmacAppCheckTokens } from './storage/app-check';
 import type { BlobStore } from './storage/blob-store';
 import { createBlobStore, type OpenedBlobStore } from './storage/create-blob-store';
@@ -29,7 +29,7 @@ import { withExportDeletionHold } from './backup/blob-deletion-hold';
 import { ResumableUploads } from './storage/resumable-uploads';
 import { StorageService } from './storage/storage-service';
 import { StorageSweeper } from './storage/storage-sweeper';
-import { KeyedMutex } from './shared/keyed-mutex';
+import { KeyedMutex } from './core/keyed-mutex';
 import { InvitationsService } from './team/invitations-service';
 import { MembersService } from './team/members-service';
 import { SignupPolicyService } from './team/signup-policy-service';

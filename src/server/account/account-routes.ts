@@ -13,8 +13,8 @@ import {
 } from '../../common';
 import { readProfileForm, type ProfileForm } from '../auth/profile-form';
 import type { ViewerResolver } from '../auth/viewer';
-import { invalidArgument } from '../shared/app-error';
-import { fieldErrorsOf, parseInput } from '../shared/validate';
+import { invalidArgument } from '../core/app-error';
+import { fieldErrorsOf, parseInput } from '../core/validate';
 import { requestOrigin, TokenParamsSchema } from '../team/team-routes';
 import type { AccountService, ProfileChange } from './account-service';
 import type { PasswordResetService } from './password-reset-service';

@@ -12,8 +12,8 @@ import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/ses
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
-import { AppError, notFound } from '../shared/app-error';
-import { nowIso } from '../shared/time';
+import { AppError, notFound } from '../core/app-error';
+import { nowIso } from '../core/time';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import {
   countActiveAdmins,

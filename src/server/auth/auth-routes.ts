@@ -9,8 +9,8 @@ import {
   type FieldErrors,
   type SessionState,
 } from '../../common';
-import { forbidden, invalidArgument, unauthenticated } from '../shared/app-error';
-import { fieldErrorsOf, parseInput } from '../shared/validate';
+import { forbidden, invalidArgument, unauthenticated } from '../core/app-error';
+import { fieldErrorsOf, parseInput } from '../core/validate';
 import { readProfileForm, type ProfileForm } from './profile-form';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';

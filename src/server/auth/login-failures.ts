@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import { LOGIN_FAILURE_WINDOW_MS, messages } from '../../common';
-import { tooManyRequests } from '../shared/app-error';
+import { tooManyRequests } from '../core/app-error';
 import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 
 /** A login attempt counted against its account; `succeeded()` takes it back. */

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { messages, SIGNUP_BODY_MAX_BYTES, THUMBNAIL_MAX_BYTES } from '../../common';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { refuseDeclaredBodyOver } from '../http/request-body';
 
 /** A profile form as read, before any check. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { SESSION_TOUCH_INTERVAL_MS } from '../../common';
 import type { Database } from '../db/schema';
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import { touchUserActivity } from '../users/users-repository';
 import { touchSession, type LiveSession } from './sessions-repository';
 

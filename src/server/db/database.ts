@@ -7,9 +7,9 @@ import { migrationProviderFor } from './migrations';
 import { SqliteDialectKeepingErrors } from './sqlite-dialect';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
 import { WalSync } from './wal-sync';
-import { syncDirectory } from '../shared/durable-fs';
+import { syncDirectory } from '../core/durable-fs';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { messages } from '../../common';
 import type { HttpTimeouts } from '../config';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { bodyOf, refuseSocket } from './error-handler';
 
 /**

@@ -3,8 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorStatus, messages, type ErrorBody, type ErrorCode } from '../../common';
 import { faultOf } from '../db/fault-errors';
-import { AppError } from '../shared/app-error';
-import type { Metrics } from '../shared/metrics';
+import { AppError } from '../core/app-error';
+import type { Metrics } from '../core/metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages, UNREAD_BODY_DRAIN_MAX_BYTES } from '../../common';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { refuseSocket } from './error-handler';
 
 /** The body length a request declares, or undefined without a valid Content-Length (chunked). */

@@ -2,7 +2,7 @@ import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { messages } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 
 const tooManyWrites = (): Error => new AppError('too-many-requests', messages.tooManyWrites);
 

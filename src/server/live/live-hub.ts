@@ -12,8 +12,8 @@ import {
   type LiveTarget,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
-import { AppError } from '../shared/app-error';
-import type { Metrics } from '../shared/metrics';
+import { AppError } from '../core/app-error';
+import type { Metrics } from '../core/metrics';
 import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';

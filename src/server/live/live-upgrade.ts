@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { LIVE_PATH, messages } from '../../common';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
-import { AppError, notFound, unauthenticated } from '../shared/app-error';
+import { AppError, notFound, unauthenticated } from '../core/app-error';
 import { refuseSocket as refuse } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
 import { faultOf } from '../db/fault-errors';

@@ -1,5 +1,5 @@
 import { messages, nameSearchKey, type LiveDoc, type LiveQuery, type LiveWhere } from '../../common';
-import { invalidArgument } from '../shared/app-error';
+import { invalidArgument } from '../core/app-error';
 import type { FilterableFields } from './change-bus';
 
 /** Whether a document satisfies a query's filters (ignoring order and limit). */

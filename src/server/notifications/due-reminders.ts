@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
 
 /** What time it is; the scheduler asks on every tick so tests can move it. */

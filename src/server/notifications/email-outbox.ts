@@ -5,8 +5,8 @@ import type { Mailer } from '../account/mailer';
 import type { Database } from '../db/schema';
 import { getOrCreateSecretKey } from '../db/settings-repository';
 import type { ChangeBus } from '../live/change-bus';
-import { AppError } from '../shared/app-error';
-import type { Logger } from '../shared/logger';
+import { AppError } from '../core/app-error';
+import type { Logger } from '../core/logger';
 import type { Clock } from './due-reminders';
 import {
   advanceWatermark,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { unsubscribePage } from './email-messages';
 import type { NotificationEmailOutbox } from './email-outbox';
 

@@ -2,7 +2,7 @@ import { NOTIFICATIONS_PAGE_MAX, NOTIFICATIONS_PAGE_SIZE, messages, type LiveQue
 import type { Viewer } from '../auth/viewer';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
-import { forbidden, invalidArgument } from '../shared/app-error';
+import { forbidden, invalidArgument } from '../core/app-error';
 import type { NotificationsService } from './notifications-service';
 
 type NotificationsQuery = { userId: string; unreadCount: boolean; limit: number };

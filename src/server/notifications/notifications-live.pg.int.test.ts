@@ -10,7 +10,7 @@ import {
   type SignedInClient,
 } from '../../../test/support/clients';
 import type { DojoClient } from '../../sdk';
-import { newId } from '../shared/ids';
+import { newId } from '../core/ids';
 
 /**
  * Scale-out: a member's bell is live in two tabs on two instances. Actions on either instance, and rows

@@ -8,7 +8,7 @@ import {
   type NotificationPreferences,
 } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../shared/validate';
+import { parseInput } from '../core/validate';
 import type { NotificationsService } from './notifications-service';
 
 export const NotificationPageQuerySchema = z.object({

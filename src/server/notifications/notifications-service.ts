@@ -13,9 +13,9 @@ import {
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
-import { invalidArgument, notFound } from '../shared/app-error';
-import { newId } from '../shared/ids';
-import { nowIso } from '../shared/time';
+import { invalidArgument, notFound } from '../core/app-error';
+import { newId } from '../core/ids';
+import { nowIso } from '../core/time';
 import {
   countUnread,
   findNotificationSeq,

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { messages } from '../../common';
 import type { DatabaseHandle } from '../db/database';
 import { bodyOf } from '../http/error-handler';
-import type { Metrics } from '../shared/metrics';
+import type { Metrics } from '../core/metrics';
 import type { BlobStore } from '../storage/blob-store';
 import { checkReadiness } from './readiness';
 

@@ -1,4 +1,4 @@
-import type { Metrics } from '../shared/metrics';
+import type { Metrics } from '../core/metrics';
 
 interface LiveCounts {
   connectionCount: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { newId } from '../shared/ids';
+import { newId } from '../core/ids';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,8 +1,8 @@
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { nowIso } from '../shared/time';
+import { nowIso } from '../core/time';
 import {
   deleteLivePresenceOfSession,
   deleteLivePresenceSeenBefore,

@@ -4,9 +4,9 @@ import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import type { LiveSource } from '../live/live-sources';
-import { invalidArgument } from '../shared/app-error';
-import type { Logger } from '../shared/logger';
-import { nowIso } from '../shared/time';
+import { invalidArgument } from '../core/app-error';
+import type { Logger } from '../core/logger';
+import { nowIso } from '../core/time';
 import {
   deleteViewing,
   deleteViewingsSeenBefore,

@@ -1,5 +1,5 @@
 import { messages } from '../../common';
-import { invalidArgument } from '../shared/app-error';
+import { invalidArgument } from '../core/app-error';
 import type { ProjectKey } from './projects-repository';
 
 /** A page's `nextCursor`: the last project's order value and id, opaque to clients. */

@@ -7,7 +7,7 @@ import {
 } from '../../common';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
-import { invalidArgument } from '../shared/app-error';
+import { invalidArgument } from '../core/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
 

@@ -17,7 +17,7 @@ import {
   type Project,
 } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../shared/validate';
+import { parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import type { ProjectsService } from './projects-service';
 

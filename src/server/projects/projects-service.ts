@@ -13,16 +13,16 @@ import {
   type UpdateProjectInput,
 } from '../../common';
 import type { FilterableFields } from '../live/change-bus';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
 import { insertNotificationsFor } from '../notifications/notifications-service';
-import { forbidden, invalidArgument, notFound } from '../shared/app-error';
-import { newId } from '../shared/ids';
-import { nowIso } from '../shared/time';
+import { forbidden, invalidArgument, notFound } from '../core/app-error';
+import { newId } from '../core/ids';
+import { nowIso } from '../core/time';
 import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import {

@@ -1,4 +1,4 @@
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import { sql, type RawBuilder, type Kysely } from 'kysely';
 import type { DialectName } from '../db/schema';
 import type { Database } from '../db/schema';

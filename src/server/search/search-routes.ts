@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchTextSchema, type SearchResponse } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../shared/validate';
+import { parseInput } from '../core/validate';
 import type { SearchService } from './search-service';
 
 export const SearchQuerySchema = z.object({

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
 import { writeBatches, writeFully } from './batched-part-writer';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../shared/private-files';
-import { syncDirectory, syncFile } from '../shared/durable-fs';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
+import { syncDirectory, syncFile } from '../core/durable-fs';
 
 const BLOB_KEY = /^[0-9a-f]{32}$/;
 

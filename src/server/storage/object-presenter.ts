@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STORAGE_DEFAULT_CONTENT_TYPE, type ObjectResource } from '../../common';
-import { nowIso } from '../shared/time';
+import { nowIso } from '../core/time';
 import type { StoredBlob } from './blob-store';
 import type { MetadataFields } from './object-metadata';
 import type { ObjectRow } from './objects-repository';

@@ -7,10 +7,10 @@ import {
   type WritableMetadata,
 } from '../../common';
 import type { Database, DialectName, StorageUploadStatus } from '../db/schema';
-import { limitBytes, skipBytes } from '../shared/byte-streams';
-import { newId } from '../shared/ids';
-import type { KeyedMutex } from '../shared/keyed-mutex';
-import { nowIso } from '../shared/time';
+import { limitBytes, skipBytes } from '../core/byte-streams';
+import { newId } from '../core/ids';
+import type { KeyedMutex } from '../core/keyed-mutex';
+import { nowIso } from '../core/time';
 import type { BlobStore } from './blob-store';
 import { requireContentType } from './metadata-rules';
 import { applyMetadata, EMPTY_METADATA, parseWritableMetadata } from './object-metadata';

@@ -1,14 +1,14 @@
 import fastifyCors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../common';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import type { Viewer, ViewerResolver } from '../auth/viewer';
 import type { Config } from '../config';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import { refuseDeclaredBodyOver, settleUnreadBody } from '../http/request-body';
 import { sendFault } from '../http/error-handler';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
-import { readAll } from '../shared/byte-streams';
+import { readAll } from '../core/byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
 import { parseListQuery } from './object-listing';
 import { isValidObjectName } from './object-names';

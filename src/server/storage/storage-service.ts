@@ -5,8 +5,8 @@ import {
   type WritableMetadata,
 } from '../../common';
 import type { Database, DialectName } from '../db/schema';
-import { limitBytes } from '../shared/byte-streams';
-import { nowIso } from '../shared/time';
+import { limitBytes } from '../core/byte-streams';
+import { nowIso } from '../core/time';
 import type { BlobStore, StoredBlob } from './blob-store';
 import { requireContentType } from './metadata-rules';
 import { readMultipartRelated } from './multipart-related';

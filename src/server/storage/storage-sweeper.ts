@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from '../shared/logger';
+import type { Logger } from '../core/logger';
 import type { Database } from '../db/schema';
-import type { KeyedMutex } from '../shared/keyed-mutex';
+import type { KeyedMutex } from '../core/keyed-mutex';
 import type { BlobStore, StoredEntry } from './blob-store';
 import { referencedBlobKeys } from './objects-repository';
 import { deleteUpload, existingUploadIds, findExpiredUploads } from './uploads-repository';

@@ -1,5 +1,5 @@
 import type { Viewer } from '../auth/viewer';
-import { forbidden } from '../shared/app-error';
+import { forbidden } from '../core/app-error';
 
 /** Admin-only operations start here; the role comes with the session (dropped from cache on a role change). */
 export function requireAdmin(viewer: Viewer): void {

@@ -11,9 +11,9 @@ import {
 import type { z } from 'zod/mini';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import { AppError, notFound } from '../shared/app-error';
-import { newId, newSecretToken } from '../shared/ids';
-import { nowIso } from '../shared/time';
+import { AppError, notFound } from '../core/app-error';
+import { newId, newSecretToken } from '../core/ids';
+import { nowIso } from '../core/time';
 import { requireAdmin } from './admin-rules';
 import {
   consumeInvitation,

@@ -5,8 +5,8 @@ import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
-import { AppError, forbidden, invalidArgument, notFound } from '../shared/app-error';
-import { nowIso } from '../shared/time';
+import { AppError, forbidden, invalidArgument, notFound } from '../core/app-error';
+import { nowIso } from '../core/time';
 import {
   countActiveAdmins,
   findMember,

@@ -3,7 +3,7 @@ import { emailInDomains, messages, SignupPolicySchema, type SignupPolicy } from 
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { findSetting, putSetting } from '../db/settings-repository';
-import { AppError } from '../shared/app-error';
+import { AppError } from '../core/app-error';
 import { requireAdmin } from './admin-rules';
 import type { InvitationsService } from './invitations-service';
 

@@ -11,7 +11,7 @@ import {
 } from '../../common';
 import type { PasswordResetService } from '../account/password-reset-service';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../shared/validate';
+import { parseInput } from '../core/validate';
 import type { InvitationsService } from './invitations-service';
 import type { MembersService } from './members-service';
 import type { SignupPolicyService } from './signup-policy-service';

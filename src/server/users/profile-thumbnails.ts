@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { IMAGE_SNIFF_BYTES, sniffRasterImage, STORAGE_DEFAULT_CONTENT_TYPE } from '../../common';
 import type { Database } from '../db/schema';
-import { newId } from '../shared/ids';
+import { newId } from '../core/ids';
 import type { StoredBlob } from '../storage/blob-store';
 import { safeFileName } from '../storage/object-names';
 import type { StorageService } from '../storage/storage-service';

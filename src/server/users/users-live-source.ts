@@ -1,7 +1,7 @@
 import { messages, type LiveQuery } from '../../common';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
-import { invalidArgument } from '../shared/app-error';
+import { invalidArgument } from '../core/app-error';
 import {
   USER_PROFILE_COLUMNS,
   type UserProfileField,

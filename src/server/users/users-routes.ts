@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
 import type { ViewerResolver } from '../auth/viewer';
-import { parseInput } from '../shared/validate';
+import { parseInput } from '../core/validate';
 import type { UsersService } from './users-service';
 
 /** A team of any size answers in pages: the first `limit` by name, narrowed by `search`. */

@@ -9,7 +9,7 @@ import {
 import { openDatabase, type DatabaseHandle } from '../../db/database';
 import type { BlobStore } from '../blob-store';
 import { createBlobStore } from '../create-blob-store';
-import { KeyedMutex } from '../../shared/keyed-mutex';
+import { KeyedMutex } from '../../core/keyed-mutex';
 import { StorageSweeper } from '../storage-sweeper';
 
 /**
