@@ -145,8 +145,8 @@ async function loadMetrics(config: Config, live: () => LiveHub): Promise<Metrics
 async function openChangeBus(database: DatabaseHandle): Promise<ChangeBus> {
   if (!database.postgresUrl) return new LocalChangeBus();
   try {
-    return await PostgresChangeBus.start(database.postgresUrl, (channel, payload) =>
-      notifyChannel(database.db, channel, payload),
+    return await PostgresChangeBus.start(database.postgresUrl, (channel, payload, within) =>
+      notifyChannel(within ?? database.db, channel, payload),
     );
   } catch (error) {
     await database.close();

@@ -193,7 +193,7 @@ export async function createServices({
     projectViewers,
     auth,
     users: new UsersService({ db }),
-    projects: new ProjectsService({ db: projectsDb ?? db, changes: bus }),
+    projects: new ProjectsService({ db: projectsDb ?? db, dialect, changes: bus }),
     notifications: new NotificationsService({ db, changes: bus, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,

@@ -446,6 +446,17 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/decisions/034-list-json-and-one-sync-per-write.md: a page's assignees are read per project in the order chosen,
+    // from the index alone, without a sort per project.
+    '0020_project_assignee_order': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('project_assignees_order')
+          .on('project_assignees')
+          .columns(['project_id', 'position', 'user_id'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { LiveCollection } from '../../common';
+import type { Database } from '../db/schema';
 
 /** A document's filterable fields, as live queries compare them (see `LiveWhere`). */
 export type FilterableFields = Record<string, string | number | boolean | string[]>;
@@ -25,6 +27,14 @@ export type ChangeListener = (changes: Change[] | 'resync') => void;
 export interface ChangeBus {
   /** Call only after the transaction that made the changes has committed. */
   publish(changes: Change[]): Promise<void>;
+  /**
+   * Call inside the transaction that makes the changes; returns those still to `publish` after its commit.
+   * PostgreSQL delivers a NOTIFY at commit, in commit order, so it goes inside the transaction: sent after
+   * it, the NOTIFY is a transaction of its own, whose commit waits for a second sync of the WAL to disk
+   * (docs/decisions/034-list-json-and-one-sync-per-write.md). In process (SQLite) nothing can wait for the commit: all of
+   * them are returned.
+   */
+  publishAtCommit(trx: Kysely<Database>, changes: Change[]): Promise<Change[]>;
   subscribe(listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
@@ -45,6 +55,9 @@ export class LocalChangeBus implements ChangeBus {
   private readonly listeners = new Listeners();
   async publish(changes: Change[]): Promise<void> {
     if (changes.length > 0) this.listeners.emit(changes);
+  }
+  async publishAtCommit(_trx: Kysely<Database>, changes: Change[]): Promise<Change[]> {
+    return changes;
   }
   subscribe(listener: ChangeListener): () => void {
     return this.listeners.add(listener);
@@ -97,20 +110,26 @@ export class PostgresChangeBus implements ChangeBus {
 
   private constructor(
     private readonly url: string,
-    private readonly notify: (payload: string) => Promise<void>,
+    private readonly notify: (payload: string, within?: Kysely<Database>) => Promise<void>,
   ) {}
 
+  /** `notify` sends one NOTIFY on the channel, inside `within` when given. */
   static async start(
     url: string,
-    notify: (channel: string, payload: string) => Promise<void>,
+    notify: (channel: string, payload: string, within?: Kysely<Database>) => Promise<void>,
   ): Promise<PostgresChangeBus> {
-    const bus = new PostgresChangeBus(url, (payload) => notify(CHANNEL, payload));
+    const bus = new PostgresChangeBus(url, (payload, within) => notify(CHANNEL, payload, within));
     await bus.connect();
     return bus;
   }
 
   async publish(changes: Change[]): Promise<void> {
     for (const payload of notifyPayloads(changes)) await this.notify(payload);
+  }
+
+  async publishAtCommit(trx: Kysely<Database>, changes: Change[]): Promise<Change[]> {
+    for (const payload of notifyPayloads(changes)) await this.notify(payload, trx);
+    return [];
   }
 
   subscribe(listener: ChangeListener): () => void {

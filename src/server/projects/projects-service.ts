@@ -16,7 +16,7 @@ import type { FilterableFields } from '../live/change-bus';
 import { AppError } from '../core/app-error';
 import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
 import type { Viewer } from '../auth/viewer';
-import type { Database } from '../db/schema';
+import type { Database, DialectName } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
 import { insertNotificationsFor } from '../notifications/notifications-service';
@@ -42,9 +42,13 @@ import {
   insertProject,
   listComments,
   queryProjects,
+  queryProjectsPageJson,
   updateCommentOf,
   type ProjectQuery,
+  type ProjectsPageJson,
 } from './projects-repository';
+
+const LIST_BODY_START = Buffer.from('{"projects":');
 
 /**
  * Project rules, for the HTTP routes and the live sources alike. The server owns ids, timestamps and
@@ -55,7 +59,7 @@ export class ProjectsService {
   private readonly listCache: ReturnType<typeof createProjectListCache>;
   private readonly projectCache: ReturnType<typeof createProjectCache>;
 
-  constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus }) {
+  constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName; changes: ChangeBus }) {
     this.listCache = createProjectListCache(deps.changes);
     this.projectCache = createProjectCache(deps.changes);
   }
@@ -74,20 +78,30 @@ export class ProjectsService {
     const { after, limit, ...rest } = query;
     const startAfter = after === undefined ? undefined : decodeProjectCursor(after);
     return this.listCache.get(JSON.stringify(query), async () => {
-      // One more than asked tells whether another page follows, without a count.
-      const rows = await this.list({ ...rest, startAfter, limit: limit + 1 });
-      const projects = rows.slice(0, limit);
-      const last = projects.at(-1);
-      const column =
-        rest.orderBy.column === 'due_date'
-          ? 'dueDate'
-          : rest.orderBy.column === 'name'
-            ? 'name'
-            : 'createdAt';
-      const nextCursor =
-        rows.length > limit && last ? encodeProjectCursor([String(last[column]), last.id]) : null;
-      return Buffer.from(JSON.stringify({ projects, nextCursor }));
+      const { projectsJson, next } = await this.pageJson({ ...rest, startAfter, limit });
+      const nextCursor = next ? encodeProjectCursor(next) : null;
+      return Buffer.concat([
+        LIST_BODY_START,
+        projectsJson,
+        Buffer.from(`,"nextCursor":${JSON.stringify(nextCursor)}}`),
+      ]);
     });
+  }
+
+  /** SQLite writes the page's JSON itself; on PostgreSQL the rows are presented and stringified here. */
+  private async pageJson(query: ProjectQuery & { limit: number }): Promise<ProjectsPageJson> {
+    if (this.deps.dialect === 'sqlite') return queryProjectsPageJson(this.deps.db, query);
+    // One more than asked tells whether another page follows, without a count.
+    const rows = await this.list({ ...query, limit: query.limit + 1 });
+    const projects = rows.slice(0, query.limit);
+    const last = projects.at(-1);
+    const column = query.orderBy.column;
+    const lastValue =
+      last && (column === 'due_date' ? last.dueDate : column === 'name' ? last.name : last.createdAt);
+    return {
+      projectsJson: Buffer.from(JSON.stringify(projects)),
+      next: rows.length > query.limit && last && lastValue !== undefined ? [lastValue, last.id] : null,
+    };
   }
 
   find(id: string): Promise<Project | null> {
@@ -136,7 +150,7 @@ export class ProjectsService {
     const { db, changes } = this.deps;
     const id = newId();
     const createdAt = nowIso();
-    const { known: assignees, notified } = await db.transaction().execute(async (trx) => {
+    const { known: assignees, unpublished } = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
@@ -158,17 +172,14 @@ export class ProjectsService {
       const notified = await insertNotificationsFor(trx, [
         { kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid },
       ]);
-      return { known, notified };
+      const unpublished = await changes.publishAtCommit(trx, [
+        { collection: 'projects', id, after: filterableFields({ ...input, createdAt }) },
+        ...notified,
+      ]);
+      return { known, unpublished };
     });
     this.listCache.clear();
-    await changes.publish([
-      {
-        collection: 'projects',
-        id,
-        after: filterableFields({ ...input, createdAt }),
-      },
-      ...notified,
-    ]);
+    await changes.publish(unpublished);
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
@@ -200,7 +211,7 @@ export class ProjectsService {
       throw forbidden(messages.onlyCreatorEdits);
     }
     const updatedAt = nowIso();
-    const notified = await db.transaction().execute(async (trx) => {
+    const unpublished = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       // Someone deactivated after being assigned may stay on it; only new assignees must be active.
       const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
@@ -223,7 +234,7 @@ export class ProjectsService {
       if (!written) throw new AppError('conflict', messages.projectChanged);
       const previousAssignees = new Set(existing.assignedUserIds);
       // Someone newly assigned hears 'assigned' (the first draft naming them wins), everyone else on it 'edited'.
-      return insertNotificationsFor(trx, [
+      const notified = await insertNotificationsFor(trx, [
         {
           kind: 'assigned',
           recipientIds: input.assignedUserIds.filter((userId) => !previousAssignees.has(userId)),
@@ -237,13 +248,14 @@ export class ProjectsService {
           actorId: viewer.uid,
         },
       ]);
+      return changes.publishAtCommit(trx, [
+        { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
+        ...notified,
+      ]);
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await changes.publish([
-      { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
-      ...notified,
-    ]);
+    await changes.publish(unpublished);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -258,12 +270,20 @@ export class ProjectsService {
     const project = await findProjectRow(db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    const notified = await db.transaction().execute(async (trx) => {
+    const unpublished = await db.transaction().execute(async (trx) => {
       if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
         throw notFound(messages.projectNotFound);
-      return this.notifyMembers(trx, viewer, id, 'project_completed');
+      const notified = await this.notifyMembers(trx, viewer, id, 'project_completed');
+      // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
+      return this.deps.changes.publishAtCommit(trx, [
+        { collection: 'projects', id, after: null },
+        { collection: 'comments', id, after: { projectId: id } },
+        ...notified,
+      ]);
     });
-    await this.projectLeftOpenLists(id, notified);
+    this.listCache.clear();
+    this.projectCache.forget(id);
+    await this.deps.changes.publish(unpublished);
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
@@ -285,17 +305,18 @@ export class ProjectsService {
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorReopens);
     }
-    const notified = await db.transaction().execute(async (trx) => {
+    const unpublished = await db.transaction().execute(async (trx) => {
       if (!(await reopenProject(trx, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
-      return this.notifyMembers(trx, viewer, id, 'project_reopened');
+      const notified = await this.notifyMembers(trx, viewer, id, 'project_reopened');
+      return changes.publishAtCommit(trx, [
+        { collection: 'projects', id, after: filterableFields(completed) },
+        { collection: 'comments', id, after: { projectId: id } },
+        ...notified,
+      ]);
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await changes.publish([
-      { collection: 'projects', id, after: filterableFields(completed) },
-      { collection: 'comments', id, after: { projectId: id } },
-      ...notified,
-    ]);
+    await changes.publish(unpublished);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -321,7 +342,6 @@ export class ProjectsService {
     return completed;
   }
 
-  /** After a project left the open lists: caches drop it and every subscriber is told. */
   /** Tells the project's creator and assignees (not the actor), inside the action's transaction. */
   private async notifyMembers(
     trx: Kysely<Database>,
@@ -331,17 +351,6 @@ export class ProjectsService {
   ): Promise<Change[]> {
     const recipientIds = await activeProjectMembersOf(trx, projectId);
     return insertNotificationsFor(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
-  }
-
-  private async projectLeftOpenLists(id: string, notified: Change[]): Promise<void> {
-    this.listCache.clear();
-    this.projectCache.forget(id);
-    // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
-    await this.deps.changes.publish([
-      { collection: 'projects', id, after: null },
-      { collection: 'comments', id, after: { projectId: id } },
-      ...notified,
-    ]);
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */

@@ -34,19 +34,37 @@ export class RateLimitCounters {
    */
   async increment(key: string, windowMs: number): Promise<{ count: number; ttl: number }> {
     const { now } = this;
-    const row = await this.deps.db
-      .insertInto('rate_limits')
-      .values({ key, count: 1, reset_at: sql<number>`${now} + ${windowMs}` })
-      .onConflict((conflict) =>
-        conflict.column('key').doUpdateSet({
-          count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
-          reset_at: sql<number>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
-        }),
-      )
-      .returning(['count', sql<number>`reset_at - ${now}`.as('ttl')])
-      .executeTakeFirstOrThrow();
+    const row = await this.withoutWaitingForDisk((db) =>
+      db
+        .insertInto('rate_limits')
+        .values({ key, count: 1, reset_at: sql<number>`${now} + ${windowMs}` })
+        .onConflict((conflict) =>
+          conflict.column('key').doUpdateSet({
+            count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
+            reset_at: sql<number>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
+          }),
+        )
+        .returning(['count', sql<number>`reset_at - ${now}`.as('ttl')])
+        .executeTakeFirstOrThrow(),
+    );
     await this.sweepWhenDue();
     return { count: Number(row.count), ttl: Number(row.ttl) };
+  }
+
+  /**
+   * A counter is no data anyone was promised, so on PostgreSQL its commit does not wait for the WAL to
+   * reach the disk (`synchronous_commit` off for this transaction only): every counted write would
+   * otherwise pay a second disk sync before its own. A crash loses at most the counts of the last
+   * moments (PostgreSQL's WAL writer flushes within 200 ms by default): those windows restart a little
+   * lower (docs/decisions/034-list-json-and-one-sync-per-write.md). On SQLite only the per-account login
+   * limit counts here, and a login waits for its password hash far longer than for a sync.
+   */
+  private withoutWaitingForDisk<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    if (this.deps.dialect !== 'postgres') return work(this.deps.db);
+    return this.deps.db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
   }
 
   /** Takes one back from the key's running window (a counted attempt that turned out not to count). */
