@@ -1,7 +1,14 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, newSignedInContext, newUser, test } from './support/fixtures';
-import { closeAll, createProjectViaApi, openDashboard, openProject, projectPage } from './support/projects';
+import {
+  addCommentViaApi,
+  closeAll,
+  createProjectViaApi,
+  openDashboard,
+  openProject,
+  projectPage,
+} from './support/projects';
 
 const bell = (page: Page, unread: number) =>
   page.getByRole('button', { name: `Notifications, ${unread} unread`, exact: true });
@@ -59,6 +66,35 @@ test('an assignment and a mention ring the other member’s bell live; opening o
       otherTab.getByRole('region', { name: 'Notifications' }).getByRole('link').first(),
     ).toHaveText(`${ada.user.displayName} mentioned you in ${project.name}`);
     await expectNoAxeViolations(otherTab);
+  } finally {
+    await closeAll(ada.context, bob.context);
+  }
+});
+
+test('a notification of a comment many pages back loads the older pages and lands on it', async ({
+  browser,
+}) => {
+  const ada = await newSignedInContext(browser, newUser('ada'));
+  const bob = await newSignedInContext(browser, newUser('bob'));
+  try {
+    const project = await createProjectViaApi(ada.context.request, { assignedUserIds: [ada.user.uid] });
+    const remark = `the old question ${Date.now().toString(36)}`;
+    await addCommentViaApi(ada.context.request, project.id, `<@${bob.user.uid}> ${remark}`);
+    // Two older pages of 20 and then some stand between the first page and the mention.
+    for (let index = 1; index <= 45; index += 1) {
+      await addCommentViaApi(ada.context.request, project.id, `later remark ${index}`);
+    }
+
+    await openDashboard(bob.page);
+    await bell(bob.page, 1).click();
+    await bob.page
+      .getByRole('region', { name: 'Notifications' })
+      .getByRole('link', { name: `Unread: ${ada.user.displayName} mentioned you in ${project.name}` })
+      .click();
+
+    await expect(projectPage.heading(bob.page, project.name)).toBeVisible();
+    await expect(bob.page.locator('li.comment').filter({ hasText: remark })).toBeFocused();
+    await expect(bob.page.locator('li.comment')).toHaveCount(46);
   } finally {
     await closeAll(ada.context, bob.context);
   }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useLocation } from 'react-router';
 import { formatDistance } from 'date-fns';
 import {
   AddCommentSchema,
@@ -28,6 +29,33 @@ import { useProjectComments } from './use-project-comments';
 
 /** How often the '… ago' times are brought up to date. */
 const RELATIVE_TIME_REFRESH_MS = 30_000;
+
+/** How many older pages a link to one comment may load to find it (20 comments each). */
+const OLDER_PAGES_TO_FIND_LINKED_COMMENT = 50;
+
+/**
+ * A link to one comment (a notification's) that is older than the first page loads older pages, one at a
+ * time, until it is shown: `useHashTarget` then lands on it. A deleted comment is looked for until the
+ * oldest page, or the bound above.
+ */
+function useOlderPagesUntilLinkedComment(
+  state: Pick<ReturnType<typeof useProjectComments>, 'comments' | 'hasOlder' | 'loadingOlder' | 'olderError'>,
+  loadOlder: () => unknown,
+): void {
+  const { hash } = useLocation();
+  const pagesLoaded = useRef({ hash, count: 0 });
+  const { comments, hasOlder, loadingOlder, olderError } = state;
+  useEffect(() => {
+    const anchorPrefix = `#${commentAnchor('')}`;
+    if (!hash.startsWith(anchorPrefix) || !hasOlder || loadingOlder || olderError) return;
+    const linkedId = decodeURIComponent(hash.slice(anchorPrefix.length));
+    if (comments.some((comment) => comment.id === linkedId)) return;
+    if (pagesLoaded.current.hash !== hash) pagesLoaded.current = { hash, count: 0 };
+    if (pagesLoaded.current.count >= OLDER_PAGES_TO_FIND_LINKED_COMMENT) return;
+    pagesLoaded.current.count += 1;
+    loadOlder();
+  });
+}
 
 /**
  * '3 hours ago'. Timestamps come from the server's clock: one slightly ahead of this device's is shown as
@@ -432,6 +460,7 @@ function OlderComments({
 export function ProjectComments({ projectId }: { projectId: string }) {
   const { comments, hasOlder, loadOlder, loadingOlder, olderError, patch, remove } =
     useProjectComments(projectId);
+  useOlderPagesUntilLinkedComment({ comments, hasOlder, loadingOlder, olderError }, () => void loadOlder());
   const { user } = useAuthContext();
   const focusIdRef = useRef<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
