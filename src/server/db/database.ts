@@ -110,12 +110,11 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
       checkpointer.wake();
       return walSync.sync();
     },
+    // Does not wake the checkpoint thread: the writes that only live fan-out syncs (presence) never
+    // did, and an idle server with open tabs must not keep it alive (decision 028).
     markCommits: () => {
       const mark = walSync.mark();
-      return () => {
-        checkpointer.wake();
-        return walSync.syncSince(mark);
-      };
+      return () => walSync.syncSince(mark);
     },
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
