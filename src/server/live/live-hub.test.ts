@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { LiveDoc } from '../../common';
 import type { Viewer } from '../auth/viewer';
+import { pollUntil } from '../../../test/support/poll';
 import { LocalChangeBus } from './change-bus';
 import { LiveHub } from './live-hub';
 import type { LiveSource } from './live-sources';
@@ -40,10 +40,8 @@ const viewer: Viewer = {
   sessionExpiresAt: Date.now() + 3_600_000,
 };
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000 && !condition(); turn += 1) await nextTurn();
-  expect(condition()).toBe(true);
-}
+const until = (condition: () => boolean, what: string): Promise<void> =>
+  pollUntil(condition, 10_000, () => `never: ${what}`);
 
 describe('LiveHub fan-out after durability', () => {
   it("sends a change only once its commits are durable (the writer's answer goes first)", async () => {
@@ -77,16 +75,16 @@ describe('LiveHub fan-out after durability', () => {
         'message',
         JSON.stringify({ type: 'subscribe', id: 's', target: { kind: 'query', collection: 'projects' } }),
       );
-      await until(() => socket.messagesOfType('snapshot').length === 1);
+      await until(() => socket.messagesOfType('snapshot').length === 1, 'the snapshot');
 
       docs.unshift({ id: 'p2' });
       await bus.publish([{ collection: 'projects', id: 'p2' }]);
       expect(marks).toBe(1);
-      await until(() => waiting === 1);
+      await until(() => waiting === 1, 'the hub waiting for durability');
       expect(socket.messagesOfType('changes')).toEqual([]);
 
       makeDurable();
-      await until(() => socket.messagesOfType('changes').length === 1);
+      await until(() => socket.messagesOfType('changes').length === 1, 'the change once durable');
       expect(socket.messagesOfType('changes')[0]).toMatchObject({
         id: 's',
         changes: [{ type: 'added', doc: { id: 'p2' }, newIndex: 0 }],
