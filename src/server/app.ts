@@ -85,7 +85,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const routes = recordRoutes(server);
   const services = await createServices({ config, database, bus, log: server.log });
   const metrics = await loadMetrics(config, () => hub);
-  const hub = createLiveHub({ config, bus, services, log: server.log, metrics });
+  const hub = createLiveHub({ config, bus, services, log: server.log, metrics, database });
 
   echoRequestIds(server);
   if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
@@ -195,6 +195,7 @@ function createLiveHub(deps: {
   services: Services;
   log: FastifyBaseLogger;
   metrics: Metrics | undefined;
+  database: DatabaseHandle;
 }): LiveHub {
   const { config, services, log, metrics } = deps;
   const { presence, projectViewers } = services;
@@ -215,6 +216,7 @@ function createLiveHub(deps: {
       maxSocketsPerUser: config.liveMaxSocketsPerUser,
     },
     ...(metrics ? { metrics } : {}),
+    markCommits: deps.database.markCommits,
     events: {
       onConnectionOpened: (viewer) => void presence.connectionOpened(viewer).catch(reportPresenceError),
       onConnectionClosed: (viewer) => void presence.connectionClosed(viewer).catch(reportPresenceError),

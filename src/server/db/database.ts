@@ -21,6 +21,13 @@ export interface DatabaseHandle {
    * (app.ts). PostgreSQL's commit is already durable; SQLite's waits for a group sync of its WAL.
    */
   durable(): Promise<void>;
+  /**
+   * Marks the commits made so far; the function returned resolves once they are durable, sharing a sync
+   * that started after the mark (the one the answer of the request that made them waits for) rather than
+   * starting another. Live fan-out waits on it, so a change goes out after its writer's answer
+   * (docs/decisions/031-answer-before-fan-out.md).
+   */
+  markCommits(): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +110,12 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
       checkpointer.wake();
       return walSync.sync();
     },
+    // Does not wake the checkpoint thread: the writes that only live fan-out syncs (presence) never
+    // did, and an idle server with open tabs must not keep it alive (decision 028).
+    markCommits: () => {
+      const mark = walSync.mark();
+      return () => walSync.syncSince(mark);
+    },
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
       try {
@@ -138,6 +151,7 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
     dialect: 'postgres',
     postgresUrl: url,
     durable: () => Promise.resolve(),
+    markCommits: () => () => Promise.resolve(),
     close: () => db.destroy(),
   };
 }

@@ -9,7 +9,12 @@ import fsp from 'node:fs/promises';
  */
 export class WalSync {
   private running: Promise<void> | null = null;
+  /** The serial of the running sync (syncs are numbered from 1 as they start). */
+  private runningSerial = 0;
   private queued: Promise<void> | null = null;
+  private started = 0;
+  /** The serial of the last sync that completed: every commit made before it started is on disk. */
+  private completed = 0;
   private handle: Promise<fsp.FileHandle> | null = null;
 
   constructor(private readonly walFile: string) {}
@@ -30,11 +35,37 @@ export class WalSync {
     return this.queued;
   }
 
+  /**
+   * What a later `syncSince` needs to know: call it right after commits, at a point where the answers
+   * that wait for them have not asked for their sync yet.
+   */
+  mark(): number {
+    return this.started;
+  }
+
+  /**
+   * Resolves once everything committed before `mark()` returned `mark` is on disk. A sync that started
+   * after the mark covers those commits: it is shared, so live fan-out that waits here for a request's
+   * commit adds no second `fdatasync` to the one that request's answer waits for.
+   */
+  syncSince(mark: number): Promise<void> {
+    if (this.completed > mark) return Promise.resolve();
+    if (this.running && this.runningSerial > mark) return this.running;
+    return this.sync();
+  }
+
   private start(): Promise<void> {
-    const running = this.syncOnce().finally(() => {
-      if (this.running === running) this.running = null;
-    });
+    this.started += 1;
+    const serial = this.started;
+    const running = this.syncOnce()
+      .then(() => {
+        this.completed = Math.max(this.completed, serial);
+      })
+      .finally(() => {
+        if (this.running === running) this.running = null;
+      });
     this.running = running;
+    this.runningSerial = serial;
     return running;
   }
 

@@ -8,6 +8,7 @@ import {
   messages,
   type LiveCollection,
   type LiveDoc,
+  type LiveQuery,
   type LiveServerMessage,
   type LiveTarget,
 } from '../../common';
@@ -106,6 +107,8 @@ export class LiveHub {
   private resyncPending = false;
   /** When the oldest change not yet flushed arrived (for the fan-out latency metric). */
   private pendingSince: number | undefined;
+  /** Resolves once the commits of the pending changes are durable. */
+  private pendingDurable: (() => Promise<void>) | undefined;
   private queue: Promise<void> = Promise.resolve();
   private flushScheduled = false;
   private closed = false;
@@ -120,6 +123,12 @@ export class LiveHub {
       limits: LiveLimits;
       events?: LiveHubEvents;
       metrics?: Pick<Metrics, 'observeFanOut'>;
+      /**
+       * Marks the commits made so far; what it returns resolves once they are durable (`DatabaseHandle`).
+       * A burst of changes goes out only then, after the answer of the request that made it
+       * (docs/decisions/031-answer-before-fan-out.md).
+       */
+      markCommits?: () => () => Promise<void>;
     },
   ) {
     this.unsubscribeBus = deps.bus.subscribe((changes) => this.handleChanges(changes));
@@ -304,6 +313,8 @@ export class LiveHub {
 
   private handleChanges(changes: Change[] | 'resync'): void {
     this.pendingSince ??= performance.now();
+    // The latest mark covers the commits of every change pending so far.
+    this.pendingDurable = this.deps.markCommits?.();
     if (changes === 'resync') {
       this.resyncPending = true;
     } else {
@@ -330,6 +341,9 @@ export class LiveHub {
     this.resyncPending = false;
     const receivedAt = this.pendingSince;
     this.pendingSince = undefined;
+    const durable = this.pendingDurable;
+    this.pendingDurable = undefined;
+    if (durable) await this.untilAnswered(durable);
     let framesWritten = false;
 
     const dirty = new Set<Group>();
@@ -374,12 +388,13 @@ export class LiveHub {
       }
     }
 
+    const batched = await this.evaluateBatched(dirty);
     for (const group of dirty) {
       await this.yieldWhenSliceUsed();
       if (this.groups.get(group.key) !== group) continue;
       let docs: LiveDoc[];
       try {
-        docs = await this.evaluate(group.target, group.viewer);
+        docs = batched.get(group) ?? (await this.evaluate(group.target, group.viewer));
       } catch (error) {
         this.deps.log.error({ err: error }, 'live re-evaluation failed');
         continue;
@@ -424,6 +439,54 @@ export class LiveHub {
     if (framesWritten && receivedAt !== undefined) {
       this.deps.metrics?.observeFanOut((performance.now() - receivedAt) / 1000);
     }
+  }
+
+  /**
+   * Waits until the changes' commits are durable and the answers waiting for that same sync are
+   * written: a writer's answer leaves before the first frame of its fan-out. The request asks for its
+   * sync after publishing (its answer's onSend hook), hence the turn before waiting; a burst that no
+   * request made (presence, reminders) starts a sync of its own. A failed sync is the answer's to report:
+   * the changes are committed, so they still go out.
+   */
+  private async untilAnswered(durable: () => Promise<void>): Promise<void> {
+    await nextTurn();
+    try {
+      await durable();
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'live fan-out went on without a durable commit');
+    }
+    await nextTurn();
+    this.sliceStartedAt = performance.now();
+  }
+
+  /** Results of the groups whose source answers many queries with one read; the rest are left out. */
+  private async evaluateBatched(groups: Set<Group>): Promise<Map<Group, LiveDoc[]>> {
+    const byCollection = new Map<LiveCollection, { group: Group; query: LiveQuery }[]>();
+    for (const group of groups) {
+      const { target } = group;
+      if (target.kind !== 'query' || !this.deps.sources[target.collection]?.queryMany) continue;
+      const entry = { group, query: target };
+      const list = byCollection.get(target.collection);
+      if (list) list.push(entry);
+      else byCollection.set(target.collection, [entry]);
+    }
+    const results = new Map<Group, LiveDoc[]>();
+    for (const [collection, list] of byCollection) {
+      if (list.length < 2) continue;
+      try {
+        const answers = await this.deps.sources[collection]?.queryMany?.(
+          list.map(({ group, query }) => ({ query, viewer: group.viewer })),
+        );
+        list.forEach(({ group }, index) => {
+          const docs = answers?.[index];
+          if (docs) results.set(group, docs);
+        });
+      } catch (error) {
+        // Each group is then evaluated on its own, which reports what is wrong with it.
+        this.deps.log.warn({ err: error }, 'live batched re-evaluation failed');
+      }
+    }
+    return results;
   }
 
   private async readDoc(collection: LiveCollection, id: string, viewer: Viewer): Promise<LiveDoc | null> {

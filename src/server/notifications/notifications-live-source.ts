@@ -1,4 +1,10 @@
-import { NOTIFICATIONS_PAGE_MAX, NOTIFICATIONS_PAGE_SIZE, messages, type LiveQuery } from '../../common';
+import {
+  NOTIFICATIONS_PAGE_MAX,
+  NOTIFICATIONS_PAGE_SIZE,
+  messages,
+  type LiveDoc,
+  type LiveQuery,
+} from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
@@ -48,4 +54,24 @@ export const notificationsLiveSource = (notifications: NotificationsService): Li
   },
   find: async (id) => ({ id, userId: id, unread: true }),
   groupKey: (target) => JSON.stringify(target),
+  // The bells of everyone a comment told: one grouped count instead of one count each. Pages, and any
+  // query refused, are left to `query` (which reports the refusal).
+  queryMany: async (queries) => {
+    const counts: { index: number; userId: string }[] = [];
+    queries.forEach(({ query, viewer }, index) => {
+      try {
+        const { userId, unreadCount } = notificationsQueryOf(query, viewer);
+        if (unreadCount) counts.push({ index, userId });
+      } catch {
+        // evaluated on its own
+      }
+    });
+    const results: (LiveDoc[] | undefined)[] = queries.map(() => undefined);
+    const docs = await notifications.unreadCounts(counts.map(({ userId }) => userId));
+    counts.forEach(({ index }, position) => {
+      const doc = docs[position];
+      if (doc) results[index] = [doc];
+    });
+    return results;
+  },
 });

@@ -14,10 +14,11 @@ import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { invalidArgument, notFound } from '../core/app-error';
-import { newId } from '../core/ids';
+import { newId, newIds } from '../core/ids';
 import { nowIso } from '../core/time';
 import {
   countUnread,
+  countUnreadOf,
   findNotificationSeq,
   inAppOptOutsOf,
   insertNotifications,
@@ -61,17 +62,17 @@ export async function insertNotificationsFor(
     [...new Set(drafts.map((draft) => draft.kind))],
   );
   const createdAt = nowIso();
-  const rows = [...kindOf]
-    .filter(([userId, draft]) => !optOuts.has(`${userId}:${draft.kind}`))
-    .map(([userId, draft]) => ({
-      id: newId(),
-      user_id: userId,
-      kind: draft.kind,
-      project_id: draft.projectId,
-      comment_id: draft.commentId ?? null,
-      actor_id: draft.actorId,
-      created_at: createdAt,
-    }));
+  const told = [...kindOf].filter(([userId, draft]) => !optOuts.has(`${userId}:${draft.kind}`));
+  const ids = newIds(told.length);
+  const rows = told.map(([userId, draft], index) => ({
+    id: ids[index] ?? newId(),
+    user_id: userId,
+    kind: draft.kind,
+    project_id: draft.projectId,
+    comment_id: draft.commentId ?? null,
+    actor_id: draft.actorId,
+    created_at: createdAt,
+  }));
   await insertNotifications(trx, rows);
   return notificationChanges(rows.map((row) => row.user_id));
 }
@@ -114,6 +115,12 @@ export class NotificationsService {
 
   async unreadCount(userId: string): Promise<NotificationUnreadCount> {
     return { id: userId, userId, unread: true, count: await countUnread(this.deps.db, userId) };
+  }
+
+  /** The unread counts of many members with one read, in the order asked (1,000 bells after one comment). */
+  async unreadCounts(userIds: string[]): Promise<NotificationUnreadCount[]> {
+    const counts = await countUnreadOf(this.deps.db, [...new Set(userIds)]);
+    return userIds.map((userId) => ({ id: userId, userId, unread: true, count: counts.get(userId) ?? 0 }));
   }
 
   async markRead(viewer: Viewer, id: string): Promise<void> {

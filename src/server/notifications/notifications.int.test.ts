@@ -250,4 +250,36 @@ describe('live', () => {
       page.unsubscribe();
     }
   });
+
+  it("raises every member's bell told by one comment to that member's own exact count", async () => {
+    // One comment dirties several bells in one fan-out: they are re-read together (one grouped count),
+    // and each must still get its own member's number.
+    for (const user of [bob, cyd, dee]) await user.client.notifications.markAllRead();
+    const project = await createProject(ada, 'Many bells', [bob, cyd, dee]);
+    await createProject(ada, 'One more for Dee', [dee]);
+    await cyd.client.notifications.markAllRead();
+    const bells = [bob, cyd, dee].map(
+      (user) =>
+        new LiveRecorder<NotificationUnreadCount>(user.client, unreadNotificationsCountQuery(user.user.uid)),
+    );
+    const [bobBell, cydBell, deeBell] = bells as [
+      LiveRecorder<NotificationUnreadCount>,
+      LiveRecorder<NotificationUnreadCount>,
+      LiveRecorder<NotificationUnreadCount>,
+    ];
+    const countIs = (count: number) => (docs: NotificationUnreadCount[]) => docs[0]?.count === count;
+    try {
+      await bobBell.until(countIs(1), 10_000, 'Bob: assigned');
+      await cydBell.until(countIs(0), 10_000, 'Cyd: all read');
+      await deeBell.until(countIs(2), 10_000, 'Dee: assigned twice');
+
+      await ada.client.projects.addComment(project.id, { content: 'Everyone, look' });
+      await bobBell.until(countIs(2), 10_000, 'Bob: one more');
+      await cydBell.until(countIs(1), 10_000, 'Cyd: one more');
+      await deeBell.until(countIs(3), 10_000, 'Dee: one more');
+      [bob, cyd, dee].forEach((user, index) => expect(bells[index]?.docs?.[0]?.userId).toBe(user.user.uid));
+    } finally {
+      for (const bell of bells) bell.unsubscribe();
+    }
+  });
 });
