@@ -356,7 +356,8 @@ export class ProjectsService {
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
   async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
     const comment = { id: newId(), createdAt: nowIso() };
-    const notified = await this.deps.db.transaction().execute(async (trx) => {
+    const { changes } = this.deps;
+    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
       const added = await insertCommentIfProjectExists(trx, {
         id: comment.id,
         projectId,
@@ -368,7 +369,7 @@ export class ProjectsService {
       const mentioned = mentionedUserIds(input.content);
       const active = await activeUserIdsOf(trx, mentioned);
       // A mention wins over 'commented': drafts earlier in the list take a user first.
-      return insertNotificationsFor(trx, [
+      const notified = await insertNotificationsFor(trx, [
         {
           kind: 'mentioned',
           recipientIds: mentioned.filter((userId) => active.has(userId)),
@@ -384,12 +385,13 @@ export class ProjectsService {
           actorId: viewer.uid,
         },
       ]);
+      // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
+      return changes.publishAtCommit(trx, [
+        { collection: 'comments', id: comment.id, after: { projectId } },
+        ...notified,
+      ]);
     });
-    // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
-    await this.deps.changes.publish([
-      { collection: 'comments', id: comment.id, after: { projectId } },
-      ...notified,
-    ]);
+    await changes.publish(unpublished);
     return {
       id: comment.id,
       projectId,
