@@ -248,7 +248,10 @@ export class S3BlobStore implements BlobStore {
     const chain = chainOf(kept, position);
     if (chain.end < position)
       throw new Error(`upload ${uploadId}: bytes ${chain.end}..${position} are missing`);
-    if (chain.end > position) throw new Error(`upload ${uploadId}: a part reaches past ${position}`);
+    // A segment may reach past `position` (bytes never counted; the new entries cut it), a part may not.
+    if (chain.end > position && chain.items.at(-1)?.kind === 'part') {
+      throw new Error(`upload ${uploadId}: a part reaches past ${position}`);
+    }
     // Bytes after the last part (segments) go into the next part, read back only if one is made.
     const tailStart = session ? chain.tailStart : position;
     const tracked = this.partHashes.take(uploadId);
