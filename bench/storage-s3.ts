@@ -88,10 +88,10 @@ export const storageS3: Benchmark = {
           `${fmt(bytes.length / MB, 0)} MB of random bytes as a resumable upload (the storage line's raw protocol ` +
             'client: chunks of 256 KiB doubling to 16 MiB) to a server with `STORAGE_DRIVER=s3`, against OpenStack ' +
             'Swift with `s3api` on loopback (test/support/swift-s3.ts), timed from the start to the finalize answer.',
-          'Baseline: one `PutObject` of the same bytes to the same bucket with the AWS SDK. The product stores every ' +
-            'chunk as its own object before acknowledging it, then reads them back through an MD5 into the final ' +
-            'blob at finalize (docs/decisions/022-s3-storage.md), so it moves the bytes three times to the ' +
-            'baseline’s one: the budget is a quarter of the bare PUT.',
+          'Baseline: one `PutObject` of the same bytes to the same bucket with the AWS SDK. The product sends ' +
+            'every chunk as parts of a multipart upload (small first chunks wait as segment objects until there ' +
+            'are 5 MiB) and acknowledges it once S3 stored them; finalize completes the multipart upload ' +
+            '(docs/decisions/032-upload-throughput.md). The budget is a quarter of the bare PUT.',
         ],
         figures: [
           figure(

@@ -43,8 +43,12 @@ export interface BlobStore {
    * received), and syncs before resolving, so what it reports survives a crash.
    */
   writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite>;
+  /** Up to `length` first bytes of a part, as far as they can be read before it is committed (S3: not those in multipart parts). */
   readPartHead(uploadId: string, length: number): Promise<Buffer>;
-  /** Makes a new blob of the part's first `size` bytes. The part stays until `deletePart`. */
+  /**
+   * Makes a blob of the part's first `size` bytes. The part stays until `deletePart`; called again, it
+   * makes another blob on disk, and on S3 answers the blob it completed before (while that exists).
+   */
   commitPart(uploadId: string, size: number): Promise<StoredBlob>;
   deletePart(uploadId: string): Promise<void>;
 

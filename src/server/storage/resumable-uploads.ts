@@ -157,6 +157,12 @@ export class ResumableUploads {
     });
   }
 
+  /** The first bytes of a blob, to judge the content by. */
+  private async headOf(blobKey: string, size: number): Promise<Buffer> {
+    if (size === 0) return Buffer.alloc(0);
+    return readAll(this.deps.blobs.read(blobKey, { start: 0, end: Math.min(SNIFF_BYTES, size) - 1 }));
+  }
+
   private async requireSession(input: {
     viewerUid: string;
     bucket: string;
@@ -234,25 +240,23 @@ export class ResumableUploads {
       );
     }
     const area = requireWriteArea(viewerUid, session.name);
+    // The blob first, then its head: on S3 the bytes are in an unfinished multipart upload until then.
+    const blob = await this.deps.blobs.commitPart(uploadId, size);
     let contentType: string;
     try {
       contentType = checkContent(
         area,
-        {
-          size,
-          head: await this.deps.blobs.readPartHead(uploadId, SNIFF_BYTES),
-          declaredType: session.content_type,
-        },
+        { size, head: await this.headOf(blob.key, size), declaredType: session.content_type },
         () => storageErrors.noWritePermission({ 'X-Goog-Upload-Status': 'final' }),
       );
     } catch (error) {
       await markCancelled(this.deps.db, uploadId, nowIso());
+      await this.deps.objects.discard(blob.key);
       await this.deps.blobs.deletePart(uploadId);
       throw error;
     }
 
     const metadata = JSON.parse(session.metadata) as WritableMetadata;
-    const blob = await this.deps.blobs.commitPart(uploadId, size);
     let resource: ObjectResource;
     try {
       requireMd5(metadata.md5Hash, blob.md5Base64);
@@ -272,7 +276,8 @@ export class ResumableUploads {
         uploadId,
       );
     } catch (error) {
-      await this.deps.objects.discard(blob.key);
+      // On S3 every finalize of a session completes into the same blob: never delete the winner's.
+      if (!(await this.deps.objects.isReferenced(blob.key))) await this.deps.objects.discard(blob.key);
       if (!(error instanceof SessionMovedOn)) throw error;
       // Another instance finalized it first: answer with its result.
       const latest = await findUpload(this.deps.db, uploadId);
@@ -285,6 +290,12 @@ export class ResumableUploads {
 }
 
 class SessionMovedOn extends Error {}
+
+async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream) pieces.push(piece as Buffer);
+  return Buffer.concat(pieces);
+}
 
 function stateOf(session: UploadRow): UploadState {
   return {

@@ -1,11 +1,14 @@
 /**
- * Object bytes in an S3-compatible service (docs/decisions/022-s3-storage.md). Loaded only when
- * STORAGE_DRIVER=s3 (create-blob-store.ts imports it dynamically): the SDK is heavy and a disk install
- * never needs it.
+ * Object bytes in an S3-compatible service (docs/decisions/022-s3-storage.md, 032-upload-throughput.md).
+ * Loaded only when STORAGE_DRIVER=s3 (create-blob-store.ts imports it dynamically): the SDK is heavy and a
+ * disk install never needs it.
  *
- * Layout under the key prefix: `blobs/<key>` for finished blobs; `uploads/<uploadId>/session` (empty) and
- * `uploads/<uploadId>/<offset>` for each acknowledged segment of a resumable upload. Nothing is kept in
- * this instance's memory or disk between calls, so the next chunk of an upload may reach any instance.
+ * Layout under the key prefix: `blobs/<key>` for finished blobs. A resumable upload has
+ * `uploads/<uploadId>/session` (which blob key and S3 multipart upload it assembles into), and for its
+ * acknowledged bytes either multipart parts of that upload, each with a marker
+ * `uploads/<uploadId>/<start>-<end>.part` written once the part is stored, or (pieces under S3's 5 MiB
+ * part minimum) segment objects `uploads/<uploadId>/<start>`. Every instance reads an upload's state
+ * from these objects, so the next chunk may reach any instance.
  */
 
 import { UPLOAD_ID_PATTERN } from '../../common';
@@ -15,14 +18,16 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
 
@@ -46,11 +51,24 @@ const BLOB_KEY = /^[0-9a-f]{32}$/;
 const OFFSET_DIGITS = 15;
 const SESSION_MARKER = 'session';
 const DELETE_CONCURRENCY = 8;
+/** S3's minimum size of every multipart part but the last. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MAX_PART_NUMBER = 10_000;
+const SEGMENT_NAME = /^\d{15}$/;
+const PART_MARKER_NAME = /^(\d{15})-(\d{15})\.part$/;
 
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  /** Session markers never change once written: read once per instance. */
+  private readonly sessions = new RecentMap<UploadSession>();
+  /**
+   * MD5 states of the uploads this instance receives, so finalize need not read the bytes back. A
+   * missing or stale state (chunks on other instances, a restart) costs one read of the blob, never a
+   * wrong hash.
+   */
+  private readonly partHashes = new RecentMap<UploadHash>();
 
   constructor(options: S3BlobStoreOptions) {
     this.client = new S3Client({
@@ -192,68 +210,232 @@ export class S3BlobStore implements BlobStore {
     await this.deleteKey(this.blobKey(key));
   }
 
+  /**
+   * Starts the multipart upload the session's bytes go into as they arrive, and records it (with the
+   * blob key it completes into) in the session marker, where any instance finds it.
+   */
   async createPart(uploadId: string): Promise<void> {
-    const Key = `${this.uploadPrefix(uploadId)}${SESSION_MARKER}`;
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+    const blobKey = newBlobKey();
+    const created = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.blobKey(blobKey) }),
+    );
+    if (!created.UploadId) throw new Error('S3 started no multipart upload');
+    const session: UploadSession = { blobKey, multipartId: created.UploadId };
+    const Body = JSON.stringify(session);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.sessionKey(uploadId),
+        Body,
+        ContentLength: Buffer.byteLength(Body),
+      }),
+    );
+    this.sessions.set(uploadId, session);
   }
 
   /**
-   * Stores the source as segments starting at `position`, each durable in S3 before it counts. Segments
-   * starting at or after `position` are dropped first (bytes never counted as received); one starting
-   * before it and reaching past it is cut at read time by the segment that follows it (`segmentsOf`).
+   * Stores the source from `position`, each piece durable in S3 before it counts. Entries starting at
+   * or after `position` are dropped first (bytes never counted as received). Bytes become multipart
+   * parts (8 MiB, the last of a write at least 5 MiB) as soon as there are enough since the last part:
+   * the small segments a write starts after (the first chunks of an upload are small) are read back
+   * once and sent in the part. A write's last piece under 5 MiB is stored as a segment.
    */
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
-    const stale = (await this.listSegments(uploadId)).filter((segment) => segment.start >= position);
-    await this.deleteKeys(stale.map((segment) => segment.key));
-    const segments = new SegmentPipeline(async (body, offset) => {
-      const Key = this.segmentKey(uploadId, position + offset);
+    const session = await this.sessionOf(uploadId);
+    const entries = await this.listEntries(uploadId);
+    await this.deleteKeys(entries.filter((entry) => entry.start >= position).map((entry) => entry.key));
+    const kept = entries.filter((entry) => entry.start < position);
+    const chain = chainOf(kept, position);
+    if (chain.end < position)
+      throw new Error(`upload ${uploadId}: bytes ${chain.end}..${position} are missing`);
+    // A segment may reach past `position` (bytes never counted; the new entries cut it), a part may not.
+    if (chain.end > position && chain.items.at(-1)?.kind === 'part') {
+      throw new Error(`upload ${uploadId}: a part reaches past ${position}`);
+    }
+    // Bytes after the last part (segments) go into the next part, read back only if one is made.
+    const tailStart = session ? chain.tailStart : position;
+    const tracked = this.partHashes.take(uploadId);
+    const hash =
+      position === 0
+        ? createHash('md5')
+        : tracked?.offset === position && tracked.entries === signatureOf(kept)
+          ? tracked.hash
+          : undefined;
+    const created: string[] = [];
+
+    const sendPart = async (body: Buffer, start: number): Promise<void> => {
+      if (!session) throw new Error('no multipart upload');
+      const end = start + body.length;
+      await this.client.send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.blobKey(session.blobKey),
+          UploadId: session.multipartId,
+          PartNumber: partNumberAt(start),
+          Body: body,
+          ContentLength: body.length,
+        }),
+      );
+      const Key = this.partMarkerKey(uploadId, start, end);
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+      created.push(Key);
+    };
+    const sendSegment = async (body: Buffer, start: number): Promise<void> => {
+      const Key = this.segmentKey(uploadId, start);
       await this.client.send(
         new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length }),
       );
-    });
+      created.push(Key);
+    };
+    // Offsets in the pipeline count from tailStart once the tail is in it, else from position.
+    let base = position;
+    const segments = new SegmentPipeline((body, offset) =>
+      session ? sendPart(body, base + offset) : sendSegment(body, base + offset),
+    );
+    let waiting: Uint8Array[] = [];
+    let waitingBytes = 0;
+    let tailAdded = tailStart === position;
+    const addTail = async (): Promise<void> => {
+      if (tailAdded) return;
+      tailAdded = true;
+      base = tailStart;
+      const tail: Buffer[] = [];
+      for await (const piece of this.readChain(chain.items, tailStart, position)) tail.push(piece);
+      await segments.add(Buffer.concat(tail));
+      for (const piece of waiting) await segments.add(piece);
+      waiting = [];
+    };
+
     let sourceError: unknown;
+    let written: number;
     try {
       try {
         for await (const chunk of source) {
-          if (chunk.byteLength > 0) await segments.add(chunk);
+          if (chunk.byteLength === 0) continue;
+          hash?.update(chunk);
+          if (tailAdded) {
+            await segments.add(chunk);
+            continue;
+          }
+          waiting.push(chunk);
+          waitingBytes += chunk.byteLength;
+          if (position - tailStart + waitingBytes >= SEGMENT_BYTES) await addTail();
         }
       } catch (error) {
         if (segments.failed) throw error;
         sourceError = error;
       }
       // What arrived before a dropped connection still counts, as on disk.
-      const last = segments.takeRest();
-      if (last.length > 0) await segments.add(last, true);
+      if (!tailAdded && session && position - tailStart + waitingBytes >= MIN_PART_BYTES) await addTail();
+      const rest = tailAdded ? segments.takeRest() : Buffer.concat(waiting, waitingBytes);
       await segments.drain();
+      // The tail is under 5 MiB and goes in only with enough bytes for a part: `rest` starts after it.
+      const restStart = tailAdded ? base + segments.sentBytes() : position;
+      if (rest.length >= MIN_PART_BYTES && session) await sendPart(rest, restStart);
+      else if (rest.length > 0) await sendSegment(rest, restStart);
+      written = restStart + rest.length - position;
     } catch (error) {
       await segments.settle();
-      return { written: segments.stored(), error };
+      return { written: Math.max(0, base + segments.stored() - position), error };
     }
-    const written = segments.stored();
+    if (hash) {
+      const prefixLength = this.uploadPrefix(uploadId).length;
+      const after = [...kept, ...created.map((key) => entryOf(key.slice(prefixLength), key, 0))];
+      this.partHashes.set(uploadId, { offset: position + written, hash, entries: signatureOf(after) });
+    }
     return sourceError === undefined ? { written } : { written, error: sourceError };
   }
 
   async readPartHead(uploadId: string, length: number): Promise<Buffer> {
+    const chain = chainOf(await this.listEntries(uploadId), Number.MAX_SAFE_INTEGER);
     const pieces: Buffer[] = [];
     let total = 0;
-    for await (const chunk of this.readSegments(uploadId, length, true)) {
-      pieces.push(chunk);
-      total += chunk.length;
+    // Only segments can be read back; a part is readable once the upload is completed.
+    for await (const piece of this.readChain(chain.items, 0, length, true)) {
+      pieces.push(piece);
+      total += piece.length;
     }
     return Buffer.concat(pieces, total);
   }
 
   /**
-   * Copies the segments' first `size` bytes into a new blob, hashing them on the way: the MD5 of the
-   * whole file comes out right whichever instances received the chunks. Segments stay until `deletePart`.
+   * Completes the multipart upload into the session's blob: the last bytes (segments under 5 MiB) are
+   * sent as its last part first. The MD5 is the one kept while the chunks arrived on this instance;
+   * when chunks reached other instances too (or this one restarted), the blob is read back once for it.
+   * An upload with no part at all (under 5 MiB, or started before parts existed) is copied from its
+   * segments into a new blob, hashed on the way. Entries stay until `deletePart`.
    */
   async commitPart(uploadId: string, size: number): Promise<StoredBlob> {
-    const { head: _head, ...blob } = await this.write(this.readSegments(uploadId, size, false));
-    if (blob.size !== size) throw new Error(`upload ${uploadId}: ${blob.size} of ${size} bytes stored`);
-    return blob;
+    const session = await this.sessionOf(uploadId);
+    const entries = await this.listEntries(uploadId);
+    const chain = chainOf(entries, size);
+    const parts = chain.items.filter((item) => item.kind === 'part');
+    if (!session || parts.length === 0) {
+      if (session) await this.abortMultipart(session);
+      const { head: _head, ...blob } = await this.write(this.readChain(chain.items, 0, size));
+      if (blob.size !== size) throw new Error(`upload ${uploadId}: ${blob.size} of ${size} bytes stored`);
+      return blob;
+    }
+    if (chain.end < size) throw new Error(`upload ${uploadId}: bytes ${chain.end}..${size} are missing`);
+    const lastPart = parts.at(-1);
+    if (!lastPart || lastPart.end > size) throw new Error(`upload ${uploadId}: a part reaches past ${size}`);
+    const tracked = this.partHashes.get(uploadId);
+    const hash =
+      tracked?.offset === size &&
+      tracked.entries === signatureOf(entries.filter((entry) => entry.start < size))
+        ? tracked.hash.copy()
+        : undefined;
+    const objectKey = this.blobKey(session.blobKey);
+    try {
+      if (chain.tailStart < size) {
+        const tail: Buffer[] = [];
+        for await (const piece of this.readChain(chain.items, chain.tailStart, size)) tail.push(piece);
+        const body = Buffer.concat(tail);
+        await this.client.send(
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key: objectKey,
+            UploadId: session.multipartId,
+            PartNumber: partNumberAt(chain.tailStart),
+            Body: body,
+            ContentLength: body.length,
+          }),
+        );
+        parts.push({ kind: 'part', key: '', start: chain.tailStart, end: size });
+      }
+      const etags = await this.partEtags(session);
+      const completed: CompletedPart[] = parts.map((part) => {
+        const PartNumber = partNumberAt(part.start);
+        const stored = etags.get(PartNumber);
+        if (stored?.size !== part.end - part.start) {
+          throw new Error(
+            `upload ${uploadId}: part ${PartNumber} is not the bytes ${part.start}..${part.end}`,
+          );
+        }
+        return { PartNumber, ETag: stored.etag };
+      });
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          UploadId: session.multipartId,
+          MultipartUpload: { Parts: completed },
+        }),
+      );
+    } catch (error) {
+      // Completed by an earlier finalize that failed afterwards (or by another instance): that blob.
+      if ((error as Error).name === 'NoSuchUpload') return this.completedBlob(session, size);
+      throw error;
+    }
+    const md5Base64 = hash ? hash.digest('base64') : await this.md5Of(objectKey);
+    return { key: session.blobKey, size, md5Base64 };
   }
 
   async deletePart(uploadId: string): Promise<void> {
+    this.partHashes.delete(uploadId);
+    const session = await this.sessionOf(uploadId).catch(() => undefined);
+    if (session) await this.abortMultipart(session);
+    this.sessions.delete(uploadId);
     const keys: string[] = [];
     for await (const object of this.listObjects(this.uploadPrefix(uploadId))) keys.push(object.key);
     await this.deleteKeys(keys);
@@ -316,33 +498,104 @@ export class S3BlobStore implements BlobStore {
   }
 
   /**
-   * The first `size` bytes of an upload, read back from its segments in order. `upTo`: stop early when
-   * there are fewer (a head read); otherwise missing bytes are an error.
+   * Bytes `from`..`to` of an upload from its chain of entries, read back from segments. `upTo`: stop at
+   * the first bytes that cannot be read (missing, or in a part: a head read); otherwise that is an error.
    */
-  private async *readSegments(uploadId: string, size: number, upTo: boolean): AsyncIterable<Buffer> {
-    let cursor = 0;
-    for (const segment of segmentsOf(await this.listSegments(uploadId))) {
-      if (cursor >= size) break;
-      if (segment.start !== cursor) break;
-      const take = Math.min(segment.usable, size - cursor);
-      if (take <= 0) continue;
-      for await (const chunk of await this.getStream(segment.key, { start: 0, end: take - 1 })) {
-        yield chunk as Buffer;
-      }
-      cursor += take;
+  private async *readChain(items: Entry[], from: number, to: number, upTo = false): AsyncIterable<Buffer> {
+    let cursor = from;
+    for (const item of items) {
+      if (cursor >= to) break;
+      if (item.end <= cursor) continue;
+      if (item.start > cursor || item.kind === 'part') break;
+      const end = Math.min(item.end, to);
+      const range = { start: cursor - item.start, end: end - item.start - 1 };
+      for await (const chunk of await this.getStream(item.key, range)) yield chunk as Buffer;
+      cursor = end;
     }
-    if (cursor < size && !upTo) throw new Error(`upload ${uploadId}: bytes ${cursor}..${size} are missing`);
+    if (cursor < to && !upTo) throw new Error(`bytes ${cursor}..${to} of an upload are not readable`);
   }
 
-  private async listSegments(uploadId: string): Promise<Segment[]> {
+  /** The segments and part markers of an upload. */
+  private async listEntries(uploadId: string): Promise<Entry[]> {
     const prefix = this.uploadPrefix(uploadId);
-    const segments: Segment[] = [];
+    const entries: Entry[] = [];
     for await (const object of this.listObjects(prefix)) {
-      const name = object.key.slice(prefix.length);
-      if (!/^\d+$/.test(name)) continue;
-      segments.push({ key: object.key, start: Number(name), size: object.size });
+      const entry = entryOf(object.key.slice(prefix.length), object.key, object.size);
+      if (entry) entries.push(entry);
     }
-    return segments;
+    return entries;
+  }
+
+  /** The session's multipart upload; undefined for a session started before parts (segments only). */
+  private async sessionOf(uploadId: string): Promise<UploadSession | undefined> {
+    const known = this.sessions.get(uploadId);
+    if (known) return known;
+    let text: string;
+    try {
+      const { Body } = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.sessionKey(uploadId) }),
+      );
+      text = (await Body?.transformToString()) ?? '';
+    } catch (error) {
+      if ((error as Error).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+    if (text === '') return undefined;
+    const session = JSON.parse(text) as UploadSession;
+    if (!BLOB_KEY.test(session.blobKey) || typeof session.multipartId !== 'string') {
+      throw new Error(`upload ${uploadId}: unreadable session marker`);
+    }
+    this.sessions.set(uploadId, session);
+    return session;
+  }
+
+  /** ETag and size of every part S3 holds for the session's multipart upload, by part number. */
+  private async partEtags(session: UploadSession): Promise<Map<number, { etag: string; size: number }>> {
+    const parts = new Map<number, { etag: string; size: number }>();
+    let PartNumberMarker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListPartsCommand({
+          Bucket: this.bucket,
+          Key: this.blobKey(session.blobKey),
+          UploadId: session.multipartId,
+          PartNumberMarker,
+        }),
+      );
+      for (const part of page.Parts ?? []) {
+        if (part.PartNumber && part.ETag)
+          parts.set(part.PartNumber, { etag: part.ETag, size: part.Size ?? 0 });
+      }
+      if (!page.IsTruncated) return parts;
+      PartNumberMarker = page.NextPartNumberMarker;
+    }
+  }
+
+  /** The blob a finalize completed before (it failed later, e.g. the quota, and is retried). */
+  private async completedBlob(session: UploadSession, size: number): Promise<StoredBlob> {
+    const objectKey = this.blobKey(session.blobKey);
+    const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+    if (head.ContentLength !== size)
+      throw new Error(`blob ${session.blobKey} is not the upload's ${size} bytes`);
+    return { key: session.blobKey, size, md5Base64: await this.md5Of(objectKey) };
+  }
+
+  private async md5Of(objectKey: string): Promise<string> {
+    const hash = createHash('md5');
+    for await (const chunk of await this.getStream(objectKey)) hash.update(chunk as Buffer);
+    return hash.digest('base64');
+  }
+
+  private async abortMultipart(session: UploadSession): Promise<void> {
+    await this.client
+      .send(
+        new AbortMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.blobKey(session.blobKey),
+          UploadId: session.multipartId,
+        }),
+      )
+      .catch(() => undefined);
   }
 
   private async *listObjects(
@@ -396,29 +649,125 @@ export class S3BlobStore implements BlobStore {
   }
 
   private segmentKey(uploadId: string, offset: number): string {
-    return `${this.uploadPrefix(uploadId)}${String(offset).padStart(OFFSET_DIGITS, '0')}`;
+    return `${this.uploadPrefix(uploadId)}${digits(offset)}`;
+  }
+
+  private partMarkerKey(uploadId: string, start: number, end: number): string {
+    return `${this.uploadPrefix(uploadId)}${digits(start)}-${digits(end)}.part`;
+  }
+
+  private sessionKey(uploadId: string): string {
+    return `${this.uploadPrefix(uploadId)}${SESSION_MARKER}`;
   }
 }
 
 const newBlobKey = (): string => randomBytes(16).toString('hex');
 
-interface Segment {
+const digits = (offset: number): string => String(offset).padStart(OFFSET_DIGITS, '0');
+
+/** Where a resumable session's bytes are assembled: a multipart upload of its future blob. */
+interface UploadSession {
+  blobKey: string;
+  multipartId: string;
+}
+
+/** Bytes `start`..`end` of an upload: in a segment object, or in the multipart part a marker names. */
+interface Entry {
+  kind: 'segment' | 'part';
   key: string;
   start: number;
-  size: number;
+  end: number;
+}
+
+function entryOf(name: string, key: string, size: number): Entry | undefined {
+  if (SEGMENT_NAME.test(name)) return { kind: 'segment', key, start: Number(name), end: Number(name) + size };
+  const marker = PART_MARKER_NAME.exec(name);
+  return marker ? { kind: 'part', key, start: Number(marker[1]), end: Number(marker[2]) } : undefined;
 }
 
 /**
- * Segments in offset order, each with the bytes of it that count: up to where the next one starts (a
- * later write at a lower offset supersedes the tail of the one before it).
+ * A part's number follows from where it starts: every part but the last is at least 5 MiB, so numbers
+ * grow with the offset, and a part written again at the same offset replaces the one before.
  */
-function segmentsOf(segments: Segment[]): Array<Segment & { usable: number }> {
-  const sorted = [...segments].sort((a, b) => a.start - b.start);
-  return sorted.map((segment, index) => {
-    const next = sorted[index + 1];
-    const usable = next ? Math.min(segment.size, next.start - segment.start) : segment.size;
-    return { ...segment, usable };
-  });
+function partNumberAt(start: number): number {
+  const number = Math.floor(start / MIN_PART_BYTES) + 1;
+  if (number > MAX_PART_NUMBER) throw new Error('The upload is larger than an S3 multipart upload can hold.');
+  return number;
+}
+
+/**
+ * The entries that hold an upload's bytes from 0 up to `limit`, in order: at each offset a part marker
+ * wins over a segment (the segments a part took in stay until deletePart); a segment counts up to where
+ * the next entry starts (a later write at a lower offset supersedes the rest of it). `tailStart`: where
+ * the bytes after the last part begin.
+ */
+function chainOf(entries: Entry[], limit: number): { items: Entry[]; end: number; tailStart: number } {
+  const starts = [...new Set(entries.map((entry) => entry.start))].sort((a, b) => a - b);
+  const items: Entry[] = [];
+  let cursor = 0;
+  let tailStart = 0;
+  while (cursor < limit) {
+    const here = entries.filter((entry) => entry.start === cursor);
+    const part = here.find((entry) => entry.kind === 'part');
+    if (part) {
+      items.push(part);
+      cursor = part.end;
+      tailStart = cursor;
+      continue;
+    }
+    const segment = here.find((entry) => entry.kind === 'segment');
+    const next = starts.find((start) => start > cursor) ?? Number.MAX_SAFE_INTEGER;
+    const end = segment ? Math.min(segment.end, next) : cursor;
+    if (!segment || end <= cursor) break;
+    items.push({ ...segment, end });
+    cursor = end;
+  }
+  return { items, end: cursor, tailStart };
+}
+
+/** What identifies the stored entries (another instance writing changes them). */
+const signatureOf = (entries: Array<Entry | undefined>): string =>
+  entries
+    .flatMap((entry) => (entry ? [entry.key] : []))
+    .sort()
+    .join('\n');
+
+/** MD5 state of the first `offset` bytes of an upload, as this instance received them. */
+interface UploadHash {
+  offset: number;
+  hash: Hash;
+  /** `signatureOf` the upload's entries right after those bytes were stored. */
+  entries: string;
+}
+
+const MAX_TRACKED_UPLOADS = 1000;
+
+/** A map of at most MAX_TRACKED_UPLOADS entries, the least recently set dropped first. */
+class RecentMap<V> {
+  private readonly values = new Map<string, V>();
+
+  get(key: string): V | undefined {
+    return this.values.get(key);
+  }
+
+  take(key: string): V | undefined {
+    const value = this.values.get(key);
+    this.values.delete(key);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.values.delete(key);
+    this.values.set(key, value);
+    if (this.values.size > MAX_TRACKED_UPLOADS) {
+      const oldest = this.values.keys().next();
+      if (!oldest.done) this.values.delete(oldest.value);
+    }
+  }
+
+  delete(key: string): void {
+    this.values.delete(key);
+  }
 }
 
 /** Segments sent side by side: S3 answers each PUT after a fixed delay, so one at a time wastes the link. */
@@ -466,6 +815,11 @@ class SegmentPipeline {
       this.inFlight.add(sending);
       void sending.finally(() => this.inFlight.delete(sending));
     }
+  }
+
+  /** Bytes handed to `send` so far. */
+  sentBytes(): number {
+    return this.cutBytes;
   }
 
   /** The bytes not yet sent (less than a segment), taken out of the pipeline. */

@@ -23,6 +23,7 @@ import {
   updateObject,
   upsertObject,
   type ObjectRow,
+  referencedBlobKeys,
 } from './objects-repository';
 import { storageErrors } from './storage-errors';
 import { checkContent, maxBytesOf, requireWriteArea, SNIFF_BYTES, type WriteArea } from './storage-rules';
@@ -67,6 +68,11 @@ export class StorageService {
   }
 
   /** Best effort: a leftover blob wastes space but is never visible. */
+  /** Whether an object row refers to the blob. */
+  async isReferenced(blobKey: string): Promise<boolean> {
+    return (await referencedBlobKeys(this.deps.db, [blobKey])).has(blobKey);
+  }
+
   async discard(blobKey: string | undefined): Promise<void> {
     if (blobKey) await this.deps.blobs.delete(blobKey).catch(() => undefined);
   }
