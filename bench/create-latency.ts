@@ -59,12 +59,18 @@ async function diskSyncLatencies(dir: string, count: number): Promise<number[]> 
   return latencies;
 }
 
+/**
+ * A backend reports its statistics at a transaction's end at most once a second, and when idle within 10 s
+ * (PostgreSQL 15+): after a run, the server's pooled connections have reported everything once idle that long.
+ */
+const waitForStatsFlush = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+
 /** The same creates against one server on a PostgreSQL cluster with the stock durability settings. */
 async function postgresCreates(
   tmpDir: string,
   runs: number,
   log: (line: string) => void,
-): Promise<number[][]> {
+): Promise<{ latencies: number[][]; walSyncsPerCreate: number[]; commitsPerCreate: number[] }> {
   const cluster = await startPostgresCluster({ durable: true });
   try {
     const admin = new pg.Client({ connectionString: cluster.url });
@@ -80,16 +86,40 @@ async function postgresCreates(
       if (!session) throw new Error('no session');
       const assignees = [session.uid, ...seeded.users.map((user) => user.uid)];
       await sequentialCreates(server.url, session, assignees, WARM_UP, 1);
-      const results: number[][] = [];
-      for (let run = 0; run < runs; run += 1) {
-        const latencies = await sequentialCreates(server.url, session, assignees, CREATES, 200 + run);
-        results.push(latencies);
-        log(
-          `PostgreSQL run ${run + 1}: p50 ${fmt(percentile(latencies, 50), 2)} ms, ` +
-            `p99 ${fmt(percentile(latencies, 99), 2)} ms`,
+      const stats = new pg.Client({ connectionString: databaseUrl });
+      await stats.connect();
+      // Cluster-wide WAL syncs (the WAL writer's too) and this database's commits: what each create costs.
+      const counters = async () => {
+        const { rows } = await stats.query<{ syncs: string; commits: string }>(
+          'select (select wal_sync from pg_stat_wal) as syncs, ' +
+            '(select xact_commit from pg_stat_database where datname = current_database()) as commits',
         );
+        return { syncs: Number(rows[0]?.syncs), commits: Number(rows[0]?.commits) };
+      };
+      const results: number[][] = [];
+      const walSyncsPerCreate: number[] = [];
+      const commitsPerCreate: number[] = [];
+      try {
+        for (let run = 0; run < runs; run += 1) {
+          await stats.query('select pg_stat_clear_snapshot()');
+          const before = await counters();
+          const latencies = await sequentialCreates(server.url, session, assignees, CREATES, 200 + run);
+          await waitForStatsFlush();
+          await stats.query('select pg_stat_clear_snapshot()');
+          const after = await counters();
+          results.push(latencies);
+          walSyncsPerCreate.push((after.syncs - before.syncs) / CREATES);
+          commitsPerCreate.push((after.commits - before.commits) / CREATES);
+          log(
+            `PostgreSQL run ${run + 1}: p50 ${fmt(percentile(latencies, 50), 2)} ms, ` +
+              `p99 ${fmt(percentile(latencies, 99), 2)} ms, ` +
+              `${fmt(walSyncsPerCreate.at(-1) ?? 0, 2)} WAL syncs and ${fmt(commitsPerCreate.at(-1) ?? 0, 2)} commits per create`,
+          );
+        }
+      } finally {
+        await stats.end();
       }
-      return results;
+      return { latencies: results, walSyncsPerCreate, commitsPerCreate };
     } finally {
       await server.stop();
     }
@@ -166,14 +196,28 @@ export const createLatency: Benchmark = {
             'create.postgres.p99',
             'PostgreSQL (fsync on): p99',
             'ms',
-            postgres.map((latencies) => percentile(latencies, 99)),
+            postgres.latencies.map((latencies) => percentile(latencies, 99)),
             2,
           ),
           figure(
             'create.postgres.p50',
             'PostgreSQL (fsync on): p50',
             'ms',
-            postgres.map((latencies) => percentile(latencies, 50)),
+            postgres.latencies.map((latencies) => percentile(latencies, 50)),
+            2,
+          ),
+          figure(
+            'create.postgres.wal-syncs',
+            'PostgreSQL: WAL syncs per create (cluster-wide, the WAL writer included)',
+            '',
+            postgres.walSyncsPerCreate,
+            2,
+          ),
+          figure(
+            'create.postgres.commits',
+            'PostgreSQL: commits per create',
+            '',
+            postgres.commitsPerCreate,
             2,
           ),
           figure(

@@ -162,12 +162,12 @@ export const GAPS: Record<string, string> = {
     '(≤ 10,000 entries), the list body cache (now ≤ 4 MiB) and SQLite’s page cache. The WAL checkpoint ' +
     'thread retires 10 s after the last write, before the reading.',
   'list-uncached':
-    'Every read follows an answered create, so the list is read and serialised anew: in process ≈ 2.5 ms for ' +
-    'the 1,001 project rows, ≈ 3 ms for their ≈ 2,500 assignments (read by an `IN` list of 1,001 ids), ' +
-    '≈ 2 ms for `JSON.stringify` of 1.1 MB and ≈ 1 ms to encode it, on the shared machine (2026-11-25). ' +
-    'The users join and the sort are gone from the assignments query (docs/decisions/028-idle-footprint-and-fan-out.md). ' +
-    'Levers left: the rows in `raw()` arrays (≈ 1 ms less for the projects in a raw better-sqlite3 test), ' +
-    'and one statement with the assignments aggregated per project.',
+    'Every read follows an answered create, so the list is read and serialised anew. Since ' +
+    'docs/decisions/034-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
+    'statement (≈ 6 ms in process for 1,000 projects and ≈ 2,500 assignments, from the ordered index ' +
+    '`project_assignees_order`), instead of ≈ 8 ms of rows, objects, `JSON.stringify` and encoding plus ' +
+    '≈ 5 ms of garbage collection per read that a CPU profile of the server showed before. What is left ' +
+    'is the statement itself (two correlated subqueries per project) and writing 1.1 MB to the socket.',
   'fanout-tabs':
     'One group holds all 10,000 tabs: the server writes the same prebuilt frame to each socket (one ' +
     'kernel write each, ≈ 17–24 µs on this VM, so ≈ 200 ms of server CPU per create at 10,000), and the ' +
@@ -179,9 +179,11 @@ export const GAPS: Record<string, string> = {
     'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
     'sockets idle.',
   'create-postgres':
-    'With fsync on, every create waits for PostgreSQL’s WAL flush at commit (one `fdatasync`, the “disk ' +
-    'sync” rows of the SQLite figure show what one costs on this disk), plus the transaction’s round trips ' +
-    'and the `NOTIFY`.',
+    'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
+    'the SQLite figure show what one costs on this disk). Before docs/decisions/034-list-json-and-one-sync-per-write.md ' +
+    'a create made 3 commits and ≈ 2 WAL syncs (the rate-limit counter, the create, then its `NOTIFY` as a ' +
+    'transaction of its own); now the `NOTIFY` is inside the create’s transaction and the counter commits ' +
+    'without waiting for the disk (see the syncs and commits per create in the figures).',
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
