@@ -337,6 +337,34 @@ test.describe('completed projects', () => {
       await closeAll(creator.context);
     }
   });
+
+  test("'Show more' adds the next page once and moves focus to its first project", async ({ browser }) => {
+    const creator = await newSignedInContext(browser, newUser('pager'));
+    try {
+      // One more than the first page (50): whatever else the server holds, a second page exists.
+      const request = creator.context.request;
+      for (let batch = 0; batch < 51; batch += 17) {
+        await Promise.all(
+          Array.from({ length: 17 }, async () => {
+            const project = await createProjectViaApi(request, { assignedUserIds: [creator.user.uid] });
+            expect((await request.delete(`/api/projects/${project.id}`)).status()).toBe(204);
+          }),
+        );
+      }
+
+      const page = creator.page;
+      await page.goto('/completed');
+      const names = page.locator('.completed-list').getByRole('heading', { level: 2 });
+      await expect(names).toHaveCount(50);
+      await page.getByRole('button', { name: 'Show more', exact: true }).click();
+      await expect(names.nth(50)).toBeFocused();
+      const shown = await names.allTextContents();
+      expect(shown.length).toBeGreaterThan(50);
+      expect(new Set(shown).size).toBe(shown.length);
+    } finally {
+      await closeAll(creator.context);
+    }
+  });
 });
 
 test('who may edit, reopen and delete: the creator and admins, not other members', async ({ browser }) => {

@@ -13,8 +13,9 @@ import {
 } from '../../src/server/storage/testing/storage-http';
 import { LiveRecorder, newClient, signUpClient, tomorrow } from '../support/clients';
 import { uniqueEmail } from '../support/fixtures';
-import { deployDocNginxConfig, freePort, startNginx, type RunningNginx } from '../support/nginx';
+import { deployDocNginxConfig, startNginx, type RunningNginx } from '../support/nginx';
 import { pollUntil } from '../support/poll';
+import { freePort } from '../support/processes';
 import { createTestBucket, s3StorageConfig, startSwiftS3, type SwiftS3 } from '../support/swift-s3';
 import {
   createTestDatabaseUrl,

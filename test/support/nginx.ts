@@ -1,14 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from './poll';
+import { stopByPid } from './processes';
 
 const NGINX = '/usr/sbin/nginx';
 const NGINX_INSTALL_COMMAND = 'apt-get update && apt-get install -y nginx';
 const DEPLOY_DOC = path.resolve('docs/deploy.md');
+const STOP_TIMEOUT_MS = 10_000;
 
 /** Debian's nginx: installed here when running as root on Debian, else a failure naming the command. */
 function ensureNginx(): void {
@@ -21,18 +22,6 @@ function ensureNginx(): void {
     if (install.status === 0 && existsSync(NGINX)) return;
   }
   throw new Error(`nginx not found at ${NGINX}. Install it with: ${NGINX_INSTALL_COMMAND}`);
-}
-
-/** A port free right now on 127.0.0.1 (nginx cannot listen on port 0 and report it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 /**
@@ -93,13 +82,10 @@ export async function startNginx(port: number, serverConfig: string): Promise<Ru
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGQUIT');
-      await exited;
-    }
+    // SIGQUIT: nginx's graceful shutdown (SIGTERM is its fast one).
+    await stopByPid(child, { signal: 'SIGQUIT', graceMs: STOP_TIMEOUT_MS });
     await rm(prefix, { recursive: true, force: true });
   };
   try {

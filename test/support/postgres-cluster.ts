@@ -1,9 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './processes';
 
 /**
  * A throwaway PostgreSQL cluster for one test run: initdb into a temp dir, start on a free 127.0.0.1
@@ -79,21 +79,6 @@ function run(file: string, args: string[], cwd: string, runAs: RunAs | undefined
       } else {
         resolve(stdout);
       }
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not pick a free port'));
-      });
     });
   });
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { killByPid, stopByPid, waitForExit, type ProcessExit } from './processes';
 
 /**
  * Servers in child processes, for tests that must kill or restart them (fault tests, e2e restarts) and
@@ -35,26 +36,21 @@ export function serverEnv(dataDir: string, logLevel: string): Record<string, str
   };
 }
 
-interface ServerExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
 export interface ChildServer {
   url: string;
   /** The server's own process id (node's, also under a wrapper such as strace). */
   pid: number;
   child: ChildProcess;
   /** Resolves once the process has exited, however it ended. */
-  readonly exited: Promise<ServerExit>;
+  readonly exited: Promise<ProcessExit>;
   /** True while the process has not exited. */
   running(): boolean;
   /** The last output of its stdout and stderr, for failure messages. */
   output(): string;
   /** `kill -9`: no shutdown code runs. Resolves once the process is gone. */
-  kill(): Promise<ServerExit>;
+  kill(): Promise<ProcessExit>;
   /** SIGTERM (a clean shutdown), SIGKILL after 15 s. Safe to call after it exited. */
-  stop(): Promise<ServerExit>;
+  stop(): Promise<ProcessExit>;
 }
 
 export interface ChildServerOptions {
@@ -93,10 +89,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   const child: ChildProcess = spawn(command, args, { cwd: REPOSITORY, env: options.env, stdio });
   if (child.pid === undefined) throw new Error(`${command} could not be started`);
   let pid: number | undefined;
-  const killNow = (): void => {
-    if (pid !== undefined) signal(pid, 'SIGKILL');
-    child.kill('SIGKILL');
-  };
+  const killNow = (): void => killByPid(child, pid);
   children.add(killNow);
 
   let output = '';
@@ -109,12 +102,10 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   child.stderr?.on('data', keep);
 
   let hasExited = false;
-  const exited = new Promise<ServerExit>((resolve) => {
-    child.once('exit', (code, exitSignal) => {
-      hasExited = true;
-      children.delete(killNow);
-      resolve({ code, signal: exitSignal });
-    });
+  const exited = waitForExit(child).then((exit) => {
+    hasExited = true;
+    children.delete(killNow);
+    return exit;
   });
 
   const url = await new Promise<string>((resolve, reject) => {
@@ -141,13 +132,10 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   });
 
   const serverPid = pid ?? child.pid;
-  const signalAndWait = async (name: NodeJS.Signals): Promise<ServerExit> => {
-    // The server itself: a wrapper such as strace ends when it does.
-    if (!hasExited) signal(serverPid, name);
-    const force = setTimeout(killNow, STOP_TIMEOUT_MS);
-    const result = await exited;
-    clearTimeout(force);
-    return result;
+  // The server itself is signalled: a wrapper such as strace ends when it does.
+  const signalAndWait = async (name: NodeJS.Signals): Promise<ProcessExit> => {
+    await stopByPid(child, { signal: name, pid: serverPid, graceMs: STOP_TIMEOUT_MS });
+    return exited;
   };
 
   return {
@@ -160,15 +148,6 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     kill: () => signalAndWait('SIGKILL'),
     stop: () => signalAndWait('SIGTERM'),
   };
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch (error) {
-    // Already gone.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
 }
 
 export interface ServerProcessOptions {

@@ -1,4 +1,5 @@
 import { pollUntil } from './poll';
+import { freePort, stopByPid } from './processes';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -9,7 +10,6 @@ import {
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -77,21 +77,6 @@ function ensureSwiftInstalled(): void {
       throw new Error(`apt-get ${args.join(' ')} failed; run: ${SWIFT_INSTALL_COMMAND}`);
   }
   if (missing().length > 0) throw new Error(`Swift still missing after install: ${missing().join(', ')}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not pick a free port'));
-      });
-    });
-  });
 }
 
 function ringBuilder(dir: string, args: string[]): void {
@@ -174,7 +159,7 @@ export async function startSwiftS3(): Promise<SwiftS3> {
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    await Promise.all(children.map((child) => stopChild(child)));
+    await Promise.all(children.map((child) => stopByPid(child, { graceMs: STOP_TIMEOUT_MS })));
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -233,17 +218,6 @@ async function waitUntilHealthy(endpoint: string, children: ChildProcess[]): Pro
     await delay(100);
   }
   throw new Error(`Swift did not answer ${endpoint}/healthcheck within ${READY_TIMEOUT_MS} ms`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timeout = delay(STOP_TIMEOUT_MS).then(() => 'timeout' as const);
-  if ((await Promise.race([exited, timeout])) === 'timeout') {
-    child.kill('SIGKILL');
-    await exited;
-  }
 }
 
 /** An SDK client for the harness itself (buckets); the server makes its own from `s3StorageConfig`. */

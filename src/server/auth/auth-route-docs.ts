@@ -6,7 +6,7 @@ import {
   SessionStateSchema,
   SignupFieldsSchema,
 } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 
 const tag = 'Auth';
 
@@ -18,7 +18,7 @@ const SignupFormSchema = z.object({
   }),
 });
 
-export const authRouteDocs: RouteDoc[] = [
+export const authRouteDocs = describeRoutes([
   {
     method: 'POST',
     path: '/api/auth/signup',
@@ -26,10 +26,10 @@ export const authRouteDocs: RouteDoc[] = [
     summary: 'Create an account with a profile thumbnail and sign in',
     description:
       'Atomic: the account, the stored thumbnail (thumbnails/{uid}/{file name}), the profile (online) and the session are created together or not at all. Sets the session cookie. Rate-limited per client address.',
-    auth: 'none',
+    caller: 'anyone',
     body: { contentType: 'multipart/form-data', schema: SignupFormSchema },
     response: { status: 201, description: 'Signed in', schema: AuthResultSchema },
-    errors: ['invalid-argument', 'forbidden', 'email-already-in-use', 'too-many-requests', 'signup-failed'],
+    errors: ['forbidden', 'email-already-in-use', 'too-many-requests', 'signup-failed'],
   },
   {
     method: 'POST',
@@ -38,17 +38,17 @@ export const authRouteDocs: RouteDoc[] = [
     summary: 'Sign in with email and password; marks the profile online',
     description:
       'Rate-limited per client address, and failed logins per account (LOGIN_FAILURES_PER_ACCOUNT per 15 minutes, over every address and instance): past either, 429 with Retry-After.',
-    auth: 'none',
+    caller: 'anyone',
     body: { contentType: 'application/json', schema: LoginSchema },
     response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResultSchema },
-    errors: ['invalid-argument', 'wrong-credentials', 'forbidden', 'too-many-requests'],
+    errors: ['wrong-credentials', 'forbidden', 'too-many-requests'],
   },
   {
     method: 'POST',
     path: '/api/auth/logout',
     tag,
     summary: 'End the session everywhere (all its tabs) and mark the user offline',
-    auth: 'none',
+    caller: 'anyone',
     response: { status: 204, description: 'Signed out (also when there was no session)' },
     errors: ['forbidden'],
   },
@@ -59,17 +59,17 @@ export const authRouteDocs: RouteDoc[] = [
     summary: 'Mint a fresh short-lived id token from the session cookie',
     description:
       'Only the session cookie mints: a request authenticated by an id token alone is refused (403), so a leaked token cannot renew itself.',
+    caller: 'member',
     auth: 'session',
     response: { status: 200, description: 'A new id token', schema: IdTokenResultSchema },
-    errors: ['unauthenticated', 'forbidden'],
+    errors: ['forbidden'],
   },
   {
     method: 'GET',
     path: '/api/auth/session',
     tag,
     summary: 'The signed-in user, or null',
-    auth: 'none',
+    caller: 'anyone',
     response: { status: 200, description: 'Current auth state', schema: SessionStateSchema },
-    errors: [],
   },
-];
+]);

@@ -25,6 +25,42 @@ export interface RouteDoc {
   storageErrors?: { status: number; description: string }[];
 }
 
+/** Who may call a route; it decides the errors every such route can answer. */
+type RouteCaller = 'anyone' | 'member' | 'admin';
+
+/** A route as its `*-route-docs.ts` describes it: the errors its input and caller imply are left out. */
+interface RouteDescription extends Omit<RouteDoc, 'auth' | 'errors'> {
+  /** Anyone (no credentials), a signed-in member, or an admin. */
+  caller: RouteCaller;
+  /** Default: `none` for anyone, `session-or-token` for the others. */
+  auth?: RouteAuth;
+  /** The route's own errors (`not-found`, `conflict`, `too-many-requests`, …). */
+  errors?: ErrorCode[];
+}
+
+/**
+ * The route docs of a feature, each with its errors in one order: `invalid-argument` when it parses path
+ * parameters, a query or a body; `unauthenticated` unless anyone may call it; `forbidden` when only admins
+ * may; then the route's own.
+ */
+export function describeRoutes(routes: RouteDescription[]): RouteDoc[] {
+  return routes.map(({ caller, auth, errors = [], ...route }) => {
+    const implied: ErrorCode[] = [
+      ...(route.params || route.query || route.body ? (['invalid-argument'] as const) : []),
+      ...(caller === 'anyone' ? [] : (['unauthenticated'] as const)),
+      ...(caller === 'admin' ? (['forbidden'] as const) : []),
+    ];
+    return {
+      ...route,
+      auth: auth ?? (caller === 'anyone' ? 'none' : 'session-or-token'),
+      errors: [...implied, ...errors.filter((code) => !implied.includes(code))],
+    };
+  });
+}
+
+/** A JSON request body of `schema`. */
+export const jsonBody = (schema: z.core.$ZodType) => ({ contentType: 'application/json', schema });
+
 const StorageErrorBodySchema = z.object({ error: z.object({ code: z.number().int(), message: z.string() }) });
 
 const securityOf: Record<RouteAuth, Record<string, string[]>[] | undefined> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 
-export const liveRouteDocs: RouteDoc[] = [
+export const liveRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/live',
@@ -9,16 +9,16 @@ export const liveRouteDocs: RouteDoc[] = [
     summary: 'WebSocket for live subscriptions and presence (upgrade)',
     description:
       'Upgrade to a WebSocket. Messages are JSON; see docs/api.md "Live data" for every message. Refused with 401 before the upgrade without a session cookie (same origin) or an id token; a plain GET with credentials but no upgrade gets 426.',
-    auth: 'session-or-token',
+    caller: 'member',
     response: { status: 101, description: 'Switching protocols' },
-    errors: ['unauthenticated', 'upgrade-required'],
+    errors: ['upgrade-required'],
   },
   {
     method: 'GET',
     path: '/api/health',
     tag: 'Operations',
     summary: 'Liveness and database reachability',
-    auth: 'none',
+    caller: 'anyone',
     response: {
       status: 200,
       description: 'Healthy',
@@ -26,4 +26,4 @@ export const liveRouteDocs: RouteDoc[] = [
     },
     errors: ['internal'],
   },
-];
+]);

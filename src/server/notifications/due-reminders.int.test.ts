@@ -1,43 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateProjectInput } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  dayAt,
+  projectDueOn,
+  startNotificationServer,
+  type NotificationServerSetup,
+} from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
-import { openServerDatabase } from '../../../test/support/test-database';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import type { DatabaseHandle } from '../db/database';
 
-/** Calendar day `offset` days from `day` (YYYY-MM-DD), at `time` UTC, as an ISO string. */
-const at = (day: string, offset: number, time: string): string => {
-  const date = new Date(`${day}T${time}Z`);
-  date.setUTCDate(date.getUTCDate() + offset);
-  return date.toISOString();
-};
-
-let clockDir: string;
-let clockFile: string;
-let server: TestServer;
-let database: DatabaseHandle;
+let setup: NotificationServerSetup;
 let creator: SignedInClient;
 let assignee: SignedInClient;
 let optedOut: SignedInClient;
 const dueDate = tomorrow();
-
-const setClock = (iso: string) => writeFile(clockFile, iso);
-
-const input = (name: string, assignedUserIds: string[]): CreateProjectInput => ({
-  name,
-  details: 'Due soon',
-  dueDate,
-  category: 'development',
-  assignedUserIds,
-});
+const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
 async function remindersOf(projectId: string) {
   return (
-    database.db
+    setup.database.db
       .selectFrom('notifications')
       .select(['user_id', 'kind', 'dedupe_key', 'actor_id'])
       .where('project_id', '=', projectId)
@@ -50,30 +30,20 @@ async function remindersOf(projectId: string) {
 }
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-clock-'));
-  clockFile = path.join(clockDir, 'now');
-  // Two days before the due date, one second before midnight: nothing is due tomorrow yet.
-  await setClock(at(dueDate, -2, '23:59:59'));
-  server = await startTestServer({
-    configOverrides: { testClockFile: clockFile, dueReminderIntervalMs: 50 },
+  setup = await startNotificationServer({
+    // Two days before the due date, one second before midnight: nothing is due tomorrow yet.
+    clockAt: dayAt(dueDate, -2, '23:59:59'),
+    config: { dueReminderIntervalMs: 50 },
+    members: [
+      { name: 'Creator' },
+      { name: 'Assignee' },
+      // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
+      { name: 'Opted out', preferences: { due_tomorrow: { inApp: false, email: 'off' } } },
+    ],
   });
-  database = await openServerDatabase(server);
-  await signUpClient(server.url, 'Admin');
-  creator = await signUpClient(server.url, 'Creator');
-  assignee = await signUpClient(server.url, 'Assignee');
-  optedOut = await signUpClient(server.url, 'Opted out');
-  // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
-  await database.db
-    .insertInto('notification_preferences')
-    .values({ user_id: optedOut.user.uid, kind: 'due_tomorrow', in_app: 0, email: 'off' })
-    .execute();
+  [creator, assignee, optedOut] = setup.members as [SignedInClient, SignedInClient, SignedInClient];
 });
-afterAll(async () => {
-  for (const user of [creator, assignee, optedOut]) user?.client.close();
-  await database?.close();
-  await server?.stop();
-  await rm(clockDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.stop());
 
 describe('due reminders on one instance', () => {
   it('reminds creator and assignees once when the day before the due date starts, then once when overdue, across a restart', async () => {
@@ -85,7 +55,7 @@ describe('due reminders on one instance', () => {
     const uids = [creator.user.uid, assignee.user.uid].sort();
 
     // Past midnight: the due date is tomorrow.
-    await setClock(at(dueDate, -1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
     await pollUntil(
       async () => (await remindersOf(project.id)).length === 2,
       10_000,
@@ -102,14 +72,14 @@ describe('due reminders on one instance', () => {
     );
 
     // The due date has passed: overdue for all three (the opt-out was for 'due tomorrow' only).
-    await setClock(at(dueDate, 1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, 1, '00:00:01'));
     await pollUntil(
       async () => (await remindersOf(project.id)).filter((row) => row.kind === 'overdue').length === 3,
       10_000,
       () => 'no overdue reminders after the due date passed',
     );
 
-    await server.restart();
+    await setup.server.restart();
     // A project created after the restart is overdue at once: its reminder proves the new process ticked.
     const later = await creator.client.projects.create(input('After the restart', [assignee.user.uid]));
     await pollUntil(

@@ -1,43 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateProjectInput } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  dayAt,
+  projectDueOn,
+  startNotificationInstances,
+  type NotificationInstancesSetup,
+} from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
-import { openServerDatabase } from '../../../test/support/test-database';
-import { startTwoInstances, type TwoInstances } from '../../../test/support/test-server';
-import type { DatabaseHandle } from '../db/database';
 
-const at = (day: string, offset: number, time: string): string => {
-  const date = new Date(`${day}T${time}Z`);
-  date.setUTCDate(date.getUTCDate() + offset);
-  return date.toISOString();
-};
-
-let clockDir: string;
-let clockFile: string;
-let instances: TwoInstances;
-let database: DatabaseHandle;
+let setup: NotificationInstancesSetup;
 /** Listens where the instances' change bus publishes (NOTIFY on PostgreSQL), as a third instance would. */
 let busListener: pg.Client;
 const notifiedUsers = new Set<string>();
-const users: SignedInClient[] = [];
+let users: SignedInClient[];
 const dueDate = tomorrow();
-const setClock = (iso: string) => writeFile(clockFile, iso);
-
-const input = (name: string, assignedUserIds: string[]): CreateProjectInput => ({
-  name,
-  details: 'Due soon',
-  dueDate,
-  category: 'development',
-  assignedUserIds,
-});
+const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
 /** Reminders per (kind, project, user): any count other than 1 is a duplicate. */
 async function reminderCounts(): Promise<Map<string, number>> {
-  const rows = await database.db
+  const rows = await setup.database.db
     .selectFrom('notifications')
     .select(['kind', 'project_id', 'user_id'])
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -49,13 +31,14 @@ async function reminderCounts(): Promise<Map<string, number>> {
 }
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-clock-'));
-  clockFile = path.join(clockDir, 'now');
-  await setClock(at(dueDate, -2, '23:59:59'));
-  // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
-  instances = await startTwoInstances({ testClockFile: clockFile, dueReminderIntervalMs: 20 });
-  database = await openServerDatabase(instances.first);
-  busListener = new pg.Client({ connectionString: instances.databaseUrl });
+  setup = await startNotificationInstances({
+    clockAt: dayAt(dueDate, -2, '23:59:59'),
+    // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
+    config: { dueReminderIntervalMs: 20 },
+    members: [0, 1, 2, 3].map((index) => ({ name: `Member ${index}` })),
+  });
+  users = setup.members;
+  busListener = new pg.Client({ connectionString: setup.instances.databaseUrl });
   await busListener.connect();
   busListener.on('notification', (message) => {
     for (const change of JSON.parse(message.payload ?? '[]') as { collection: string; id: string }[]) {
@@ -63,17 +46,10 @@ beforeAll(async () => {
     }
   });
   await busListener.query('listen dojo_changes');
-  await signUpClient(instances.first.url, 'Admin');
-  for (let index = 0; index < 4; index++) {
-    users.push(await signUpClient(index % 2 ? instances.second.url : instances.first.url, `Member ${index}`));
-  }
 });
 afterAll(async () => {
-  for (const user of users) user.client.close();
   await busListener?.end();
-  await database?.close();
-  await instances?.stop();
-  await rm(clockDir, { recursive: true, force: true });
+  await setup?.stop();
 });
 
 describe('due reminders on two instances', () => {
@@ -99,7 +75,7 @@ describe('due reminders on two instances', () => {
     const expectedKeys = (kinds: string[]) =>
       kinds.flatMap((kind) => expected.map((key) => `${kind}:${key}`)).sort();
 
-    await setClock(at(dueDate, -1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
     await pollUntil(
       async () => (await reminderCounts()).size === expected.length,
       15_000,
@@ -112,7 +88,7 @@ describe('due reminders on two instances', () => {
       () => `no live change for ${uids.filter((uid) => !notifiedUsers.has(uid)).join(', ')}`,
     );
 
-    await setClock(at(dueDate, 1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, 1, '00:00:01'));
     await pollUntil(
       async () => (await reminderCounts()).size === 2 * expected.length,
       15_000,
@@ -122,8 +98,8 @@ describe('due reminders on two instances', () => {
     expect([...counts.keys()].sort()).toEqual(expectedKeys(['due_tomorrow', 'overdue']));
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
 
-    await instances.first.restart();
-    await instances.second.restart();
+    await setup.instances.first.restart();
+    await setup.instances.second.restart();
     // Projects created after the restarts are overdue at once: their reminders prove that the restarted
     // instances ticked again over the earlier reminders.
     const after = [

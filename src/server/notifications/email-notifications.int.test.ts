@@ -1,49 +1,26 @@
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateProjectInput } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
-import { setEmailPreference } from '../../../test/support/notification-preferences';
+import { tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { setNotificationPreference } from '../../../test/support/notification-preferences';
+import {
+  dayAt,
+  projectDueOn,
+  startNotificationServer,
+  type NotificationServerSetup,
+} from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
-import { SmtpInbox } from '../../../test/support/smtp-inbox';
-import { openServerDatabase } from '../../../test/support/test-database';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import type { DatabaseHandle } from '../db/database';
 
 const PUBLIC_URL = 'http://dojo.test';
-const at = (day: string, offset: number, time: string): string => {
-  const date = new Date(`${day}T${time}Z`);
-  date.setUTCDate(date.getUTCDate() + offset);
-  return date.toISOString();
-};
 
-let clockDir: string;
-let clockFile: string;
-let inbox: SmtpInbox;
-let server: TestServer;
-let database: DatabaseHandle;
+let setup: NotificationServerSetup;
 let creator: SignedInClient;
 let quiet: SignedInClient;
 let digester: SignedInClient;
 const dueDate = tomorrow();
-/** Written whole then renamed: a server reading the clock mid-write would otherwise see real time. */
-const setClock = async (iso: string) => {
-  await writeFile(`${clockFile}.next`, iso);
-  await rename(`${clockFile}.next`, clockFile);
-};
-
-const input = (name: string, dueDateOf: string, assignedUserIds: string[]): CreateProjectInput => ({
-  name,
-  details: 'Due soon',
-  dueDate: dueDateOf,
-  category: 'development',
-  assignedUserIds,
-});
+const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
 const mailsTo = (address: string): ParsedMail[] =>
-  inbox.messages.filter((mail) =>
+  setup.inbox.messages.filter((mail) =>
     [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),
   );
 
@@ -64,50 +41,40 @@ const header = (mail: ParsedMail, name: string): string | undefined =>
     .trim();
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-clock-'));
-  clockFile = path.join(clockDir, 'now');
-  // Two days before the due date, just before midnight: nothing is due yet.
-  await setClock(at(dueDate, -2, '23:59:59'));
-  inbox = await SmtpInbox.start();
-  server = await startTestServer({
-    configOverrides: {
-      smtpUrl: inbox.url,
+  setup = await startNotificationServer({
+    // Two days before the due date, just before midnight: nothing is due yet.
+    clockAt: dayAt(dueDate, -2, '23:59:59'),
+    emailFromStart: true,
+    config: {
       publicUrl: PUBLIC_URL,
-      testClockFile: clockFile,
       dueReminderIntervalMs: 50,
       notificationEmailIntervalMs: 50,
       digestHour: 8,
       notificationTimeZone: 'UTC',
     },
+    members: [
+      {
+        name: 'Creator',
+        preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
+      },
+      { name: 'Quiet', preferences: { due_tomorrow: { email: 'off' } } },
+      { name: 'Digester', preferences: { due_tomorrow: { email: 'digest' }, overdue: { email: 'digest' } } },
+    ],
   });
-  database = await openServerDatabase(server);
-  await signUpClient(server.url, 'Admin');
-  creator = await signUpClient(server.url, 'Creator');
-  quiet = await signUpClient(server.url, 'Quiet');
-  digester = await signUpClient(server.url, 'Digester');
-  await setEmailPreference(database.db, creator.user.uid, 'due_tomorrow', 'immediate');
-  await setEmailPreference(database.db, creator.user.uid, 'overdue', 'immediate');
-  await setEmailPreference(database.db, quiet.user.uid, 'due_tomorrow', 'off');
-  await setEmailPreference(database.db, digester.user.uid, 'due_tomorrow', 'digest');
-  await setEmailPreference(database.db, digester.user.uid, 'overdue', 'digest');
+  [creator, quiet, digester] = setup.members as [SignedInClient, SignedInClient, SignedInClient];
 });
-afterAll(async () => {
-  for (const user of [creator, quiet, digester]) user?.client.close();
-  await database?.close();
-  await server?.stop();
-  await inbox?.stop();
-  await rm(clockDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.stop());
 
 describe('notification email', () => {
   it('mails immediate kinds once, folds digest kinds into one daily message, honours off and one-click unsubscribe', async () => {
+    const { server, database } = setup;
     const alpha = await creator.client.projects.create(
-      input('Alpha <script>', dueDate, [quiet.user.uid, digester.user.uid]),
+      input('Alpha <script>', [quiet.user.uid, digester.user.uid]),
     );
-    const beta = await quiet.client.projects.create(input('Beta', dueDate, [digester.user.uid]));
+    const beta = await quiet.client.projects.create(input('Beta', [digester.user.uid]));
 
     // Past midnight (before the digest hour): both projects are due tomorrow.
-    await setClock(at(dueDate, -1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
     const immediate = await nextMailTo(creator.email, 0);
     expect(immediate.subject).toBe('Alpha <script> is due tomorrow');
     const projectUrl = `${PUBLIC_URL}/projects/${alpha.id}`;
@@ -150,10 +117,10 @@ describe('notification email', () => {
     expect((await fetch(`${server.url}/api/notifications/unsubscribe`, { method: 'POST' })).status).toBe(400);
 
     // After unsubscribing, a new 'due tomorrow' for the creator is not mailed (checked below).
-    await creator.client.projects.create(input('Gamma', dueDate, [quiet.user.uid]));
+    await creator.client.projects.create(input('Gamma', [quiet.user.uid]));
 
     // A notification from a member's action (a comment) links to the comment.
-    await setEmailPreference(database.db, creator.user.uid, 'commented', 'immediate');
+    await setNotificationPreference(database.db, creator.user.uid, 'commented', { email: 'immediate' });
     const comment = await quiet.client.projects.addComment(alpha.id, { content: 'Looks <good>' });
     const commented = await nextMailTo(creator.email, 1);
     expect(commented.subject).toBe('Quiet commented on Alpha <script>');
@@ -161,10 +128,10 @@ describe('notification email', () => {
     expect(commented.html).toContain(`href="${projectUrl}#comment-${comment.id}"`);
 
     // The digest hour: one message with both of the digester's notifications.
-    await setClock(at(dueDate, -1, '08:00:01'));
+    await setup.setClock(dayAt(dueDate, -1, '08:00:01'));
     const digest = await nextMailTo(digester.email, 0);
     expect(digest.subject).toBe(
-      `Daily digest: 2 notifications (${at(dueDate, -1, '00:00:00').slice(0, 10)})`,
+      `Daily digest: 2 notifications (${dayAt(dueDate, -1, '00:00:00').slice(0, 10)})`,
     );
     expect(digest.text).toContain(projectUrl);
     expect(digest.text).toContain(`${PUBLIC_URL}/projects/${beta.id}`);
@@ -172,7 +139,7 @@ describe('notification email', () => {
     expect(header(digest, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
 
     // Overdue: the creator's immediate 'overdue' mail proves the sender ran again after the digest.
-    await setClock(at(dueDate, 1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, 1, '00:00:01'));
     const overdue = await nextMailTo(creator.email, 2);
     expect(overdue.subject).toMatch(/ is overdue$/);
     // The digest went once, 'off' sent nothing, and nothing came for the unsubscribed kind.

@@ -1,47 +1,21 @@
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateProjectInput } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
-import { setEmailPreference } from '../../../test/support/notification-preferences';
+import { tomorrow } from '../../../test/support/clients';
+import {
+  dayAt,
+  projectDueOn,
+  startNotificationInstances,
+  type NotificationInstancesSetup,
+} from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
-import { SmtpInbox } from '../../../test/support/smtp-inbox';
-import { openServerDatabase } from '../../../test/support/test-database';
-import { startTwoInstances, type TwoInstances } from '../../../test/support/test-server';
-import type { DatabaseHandle } from '../db/database';
 
-const at = (day: string, offset: number, time: string): string => {
-  const date = new Date(`${day}T${time}Z`);
-  date.setUTCDate(date.getUTCDate() + offset);
-  return date.toISOString();
-};
-
-let clockDir: string;
-let clockFile: string;
-let inbox: SmtpInbox;
-let instances: TwoInstances;
-let database: DatabaseHandle;
-const users: SignedInClient[] = [];
+let setup: NotificationInstancesSetup;
 const dueDate = tomorrow();
-/** Written whole then renamed: a server reading the clock mid-write would otherwise see real time. */
-const setClock = async (iso: string) => {
-  await writeFile(`${clockFile}.next`, iso);
-  await rename(`${clockFile}.next`, clockFile);
-};
-
-const input = (name: string, assignedUserIds: string[]): CreateProjectInput => ({
-  name,
-  details: 'Due soon',
-  dueDate,
-  category: 'development',
-  assignedUserIds,
-});
+const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
 /** Messages received per `recipient subject`: any count other than 1 is a duplicate. */
 function mailCounts(): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const mail of inbox.messages) {
+  for (const mail of setup.inbox.messages) {
     const to = [mail.to ?? []]
       .flat()
       .map((address) => address.text)
@@ -53,35 +27,22 @@ function mailCounts(): Map<string, number> {
 }
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-clock-'));
-  clockFile = path.join(clockDir, 'now');
-  await setClock(at(dueDate, -2, '23:59:59'));
-  inbox = await SmtpInbox.start();
-  // Email is not configured at first: the reminders are created while no instance can send them. The
-  // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
-  instances = await startTwoInstances({ testClockFile: clockFile, dueReminderIntervalMs: 20 });
-  database = await openServerDatabase(instances.first);
-  await signUpClient(instances.first.url, 'Admin');
-  for (let index = 0; index < 4; index++) {
-    const user = await signUpClient(
-      index % 2 ? instances.second.url : instances.first.url,
-      `Member ${index}`,
-    );
-    users.push(user);
-    await setEmailPreference(database.db, user.user.uid, 'due_tomorrow', 'immediate');
-    await setEmailPreference(database.db, user.user.uid, 'overdue', 'immediate');
-  }
+  setup = await startNotificationInstances({
+    clockAt: dayAt(dueDate, -2, '23:59:59'),
+    // Email is not configured at first: the reminders are created while no instance can send them. The
+    // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
+    config: { dueReminderIntervalMs: 20 },
+    members: [0, 1, 2, 3].map((index) => ({
+      name: `Member ${index}`,
+      preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
+    })),
+  });
 });
-afterAll(async () => {
-  for (const user of users) user.client.close();
-  await database?.close();
-  await instances?.stop();
-  await inbox?.stop();
-  await rm(clockDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.stop());
 
 describe('notification email on two instances', () => {
   it('mails each notification exactly once, including those created before a restart', async () => {
+    const { instances, inbox, database, members: users } = setup;
     const uids = users.map((user) => user.user.uid);
     const projects = [
       await users[0]!.client.projects.create(input('Alpha', uids)),
@@ -101,7 +62,7 @@ describe('notification email on two instances', () => {
         ).count,
       );
 
-    await setClock(at(dueDate, -1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
     await pollUntil(
       async () => (await countReminders('due_tomorrow')) === total,
       15_000,
@@ -121,7 +82,7 @@ describe('notification email on two instances', () => {
     );
 
     // Both running: the overdue reminders wake them through the change bus, and each goes out once.
-    await setClock(at(dueDate, 1, '00:00:01'));
+    await setup.setClock(dayAt(dueDate, 1, '00:00:01'));
     await pollUntil(
       () => inbox.messages.length >= 2 * total,
       15_000,

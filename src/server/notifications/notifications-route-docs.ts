@@ -3,12 +3,12 @@ import {
   NotificationPreferencesSchema,
   UpdateNotificationPreferencesSchema,
 } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 import { NotificationIdParamsSchema, NotificationPageQuerySchema } from './notifications-routes';
 
 const tag = 'Notifications';
 
-export const notificationsRouteDocs: RouteDoc[] = [
+export const notificationsRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/api/notifications',
@@ -17,10 +17,9 @@ export const notificationsRouteDocs: RouteDoc[] = [
     description:
       "Pass the answer's `nextCursor` as `cursor` for the next older page. The first page and the unread " +
       'count are also live queries (`notifications`, docs/api.md).',
-    auth: 'session-or-token',
+    caller: 'member',
     query: NotificationPageQuerySchema,
     response: { status: 200, description: 'The page', schema: NotificationPageSchema },
-    errors: ['invalid-argument', 'unauthenticated'],
   },
   {
     method: 'POST',
@@ -28,37 +27,34 @@ export const notificationsRouteDocs: RouteDoc[] = [
     tag,
     summary: 'Mark one of your notifications read',
     description: "Another member's notification answers 404, as one that does not exist.",
-    auth: 'session-or-token',
+    caller: 'member',
     params: NotificationIdParamsSchema,
     response: { status: 204, description: 'Read' },
-    errors: ['invalid-argument', 'unauthenticated', 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'POST',
     path: '/api/notifications/read-all',
     tag,
     summary: 'Mark all your notifications read',
-    auth: 'session-or-token',
+    caller: 'member',
     response: { status: 204, description: 'All read' },
-    errors: ['unauthenticated'],
   },
   {
     method: 'GET',
     path: '/api/notifications/preferences',
     tag,
     summary: 'Your choice per kind: in the app, and by email (when the server can send email)',
-    auth: 'session-or-token',
+    caller: 'member',
     response: { status: 200, description: 'One preference per kind', schema: NotificationPreferencesSchema },
-    errors: ['unauthenticated'],
   },
   {
     method: 'PUT',
     path: '/api/notifications/preferences',
     tag,
     summary: 'Change your choice for the kinds given; applies to the next notification',
-    auth: 'session-or-token',
+    caller: 'member',
     body: { contentType: 'application/json', schema: UpdateNotificationPreferencesSchema },
     response: { status: 200, description: 'One preference per kind', schema: NotificationPreferencesSchema },
-    errors: ['invalid-argument', 'unauthenticated'],
   },
-];
+]);

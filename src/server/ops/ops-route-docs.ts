@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 
 const CheckOutcomeSchema = z.string().describe('`ok`, or why the check failed');
 
-export const opsRouteDocs: RouteDoc[] = [
+export const opsRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/api/ready',
@@ -13,7 +13,7 @@ export const opsRouteDocs: RouteDoc[] = [
       'Checks that the database answers, that file storage can take writes, and that the database has every ' +
       'migration this build expects, each within 2 s. 503 `unavailable` when one fails; its `fields` name the ' +
       'failed checks (`database`, `storage`, `migrations`) and why. `/api/health` stays the cheap liveness check.',
-    auth: 'none',
+    caller: 'anyone',
     response: {
       status: 200,
       description: 'Ready',
@@ -36,8 +36,8 @@ export const opsRouteDocs: RouteDoc[] = [
     description:
       'Prometheus text exposition. Needs `Authorization: Bearer <METRICS_TOKEN>`; answers 401 without it, and ' +
       'is not registered at all when METRICS_TOKEN is unset. See docs/deploy.md for the series.',
-    auth: 'none',
+    caller: 'anyone',
     response: { status: 200, description: 'The metrics', contentType: 'text/plain; version=0.0.4' },
     errors: ['unauthenticated'],
   },
-];
+]);

@@ -14,6 +14,7 @@ import {
   upsertLivePresence,
 } from './presence-repository';
 import type { ChangeBus } from '../live/change-bus';
+import { FreshRows } from '../live/fresh-rows';
 
 /**
  * Presence beyond the spec (docs/product-spec.md#flaw-6): a user is online while at least one of their tabs holds
@@ -24,8 +25,7 @@ import type { ChangeBus } from '../live/change-bus';
  */
 export class PresenceService {
   private readonly localSessions = new Map<string, { userId: string; sockets: number }>();
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private readonly freshMs: number;
+  private readonly rows: FreshRows;
 
   constructor(
     private readonly deps: {
@@ -36,20 +36,17 @@ export class PresenceService {
       log: Logger;
     },
   ) {
-    this.freshMs = Math.floor(deps.graceMs / 2);
+    this.rows = new FreshRows(deps.graceMs);
   }
 
   start(): void {
-    const interval = Math.max(250, Math.floor(this.deps.graceMs / 4));
-    this.timer = setInterval(() => {
+    this.rows.start(() => {
       this.tick().catch((error: unknown) => this.deps.log.error({ err: error }, 'presence tick failed'));
-    }, interval);
-    this.timer.unref();
+    });
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.rows.stop();
   }
 
   /** A socket opened: keep the session's row fresh and mark the user online. */
@@ -94,8 +91,7 @@ export class PresenceService {
     const { db } = this.deps;
     this.localSessions.delete(viewer.sessionHash);
     await deleteLivePresenceOfSession(db, viewer.sessionHash);
-    const freshSince = new Date(Date.now() - this.freshMs).toISOString();
-    if (await hasFreshLivePresence(db, viewer.uid, freshSince)) return;
+    if (await hasFreshLivePresence(db, viewer.uid, this.rows.freshSince())) return;
     if (await markUserOffline(db, viewer.uid, nowIso()))
       await this.deps.changes.publish([{ collection: 'users', id: viewer.uid, scope: 'presence' }]);
   }
@@ -105,8 +101,7 @@ export class PresenceService {
     const { db, instanceId } = this.deps;
     const now = Date.now();
     await touchLivePresence(db, instanceId, [...this.localSessions.keys()], new Date(now).toISOString());
-    const freshSince = new Date(now - this.freshMs).toISOString();
-    const gone = await markStaleUsersOffline(db, freshSince, new Date(now).toISOString());
+    const gone = await markStaleUsersOffline(db, this.rows.freshSince(now), new Date(now).toISOString());
     // Rows stale for a whole grace period belong to closed tabs or dead instances.
     await deleteLivePresenceSeenBefore(db, new Date(now - this.deps.graceMs * 2).toISOString());
     if (gone.length > 0)

@@ -3,6 +3,7 @@ import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '.
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
+import { FreshRows } from '../live/fresh-rows';
 import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
 import type { Logger } from '../core/logger';
@@ -41,8 +42,7 @@ export class ProjectViewersService {
   /** This instance's viewings by key; writes for one key run in order through `queue`. */
   private readonly local = new Map<string, { projectId: string; userId: string }>();
   private queue: Promise<void> = Promise.resolve();
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private readonly freshMs: number;
+  private readonly rows: FreshRows;
 
   constructor(
     private readonly deps: {
@@ -53,18 +53,15 @@ export class ProjectViewersService {
       log: Logger;
     },
   ) {
-    this.freshMs = Math.floor(deps.graceMs / 2);
+    this.rows = new FreshRows(deps.graceMs);
   }
 
   start(): void {
-    const interval = Math.max(250, Math.floor(this.deps.graceMs / 4));
-    this.timer = setInterval(() => this.run(() => this.tick()), interval);
-    this.timer.unref();
+    this.rows.start(() => this.run(() => this.tick()));
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.rows.stop();
     const keys = [...this.local.keys()];
     for (const key of keys) this.subscriptionEnded(key);
     await this.queue;
@@ -100,15 +97,14 @@ export class ProjectViewersService {
     const { db, instanceId } = this.deps;
     const now = Date.now();
     await touchViewings(db, instanceId, [...this.local.keys()], new Date(now).toISOString());
-    const gone = await deleteViewingsSeenBefore(db, new Date(now - this.freshMs).toISOString());
+    const gone = await deleteViewingsSeenBefore(db, this.rows.freshSince(now));
     if (gone.length > 0)
       await this.deps.changes.publish(gone.map(({ projectId, userId }) => changeOf(projectId, userId)));
   }
 
   /** The members with the project open, by name; every signed-in member may see them. */
   async list(projectId: string): Promise<ProjectViewer[]> {
-    const freshSince = new Date(Date.now() - this.freshMs).toISOString();
-    const users = await listProjectViewers(this.deps.db, projectId, freshSince);
+    const users = await listProjectViewers(this.deps.db, projectId, this.rows.freshSince());
     return users.map((user) => ({ ...user, projectId }));
   }
 

@@ -11,7 +11,7 @@ import {
   ProjectSchema,
   UpdateProjectSchema,
 } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 import {
   CommentPageQuerySchema,
   CommentParamsSchema,
@@ -22,7 +22,7 @@ import {
 
 const tag = 'Projects';
 
-export const projectsRouteDocs: RouteDoc[] = [
+export const projectsRouteDocs = describeRoutes([
   {
     method: 'PATCH',
     path: '/api/projects/{id}',
@@ -30,7 +30,7 @@ export const projectsRouteDocs: RouteDoc[] = [
     summary: 'Edit a project (its creator or an admin)',
     description:
       "The create form's fields and rules, plus the `version` the edit started from: if the project changed meanwhile, nothing is written and the answer is 409.",
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     body: { contentType: 'application/json', schema: UpdateProjectSchema },
     response: {
@@ -38,59 +38,58 @@ export const projectsRouteDocs: RouteDoc[] = [
       description: 'The project as saved',
       schema: z.object({ project: ProjectSchema }),
     },
-    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found', 'conflict'],
+    errors: ['forbidden', 'not-found', 'conflict'],
   },
   {
     method: 'GET',
     path: '/api/completed-projects',
     tag,
     summary: 'Completed projects, the latest completion first, a page at a time',
-    auth: 'session-or-token',
+    caller: 'member',
     query: CompletedQuerySchema,
     response: {
       status: 200,
       description: 'A page of completed projects',
       schema: CompletedProjectPageSchema,
     },
-    errors: ['invalid-argument', 'unauthenticated'],
   },
   {
     method: 'GET',
     path: '/api/completed-projects/{id}',
     tag,
     summary: 'One completed project, with who completed it and when (what its old links now show)',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     response: {
       status: 200,
       description: 'The completed project',
       schema: z.object({ project: CompletedProjectSchema }),
     },
-    errors: ['invalid-argument', 'unauthenticated', 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'POST',
     path: '/api/completed-projects/{id}/reopen',
     tag,
     summary: 'Reopen a completed project (its creator or an admin): back on every dashboard, live',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     response: {
       status: 200,
       description: 'The reopened project',
       schema: z.object({ project: ProjectSchema }),
     },
-    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found'],
+    errors: ['forbidden', 'not-found'],
   },
   {
     method: 'DELETE',
     path: '/api/completed-projects/{id}',
     tag,
     summary: 'Delete a completed project and its comments for good (its creator or an admin)',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     response: { status: 204, description: 'Deleted' },
-    errors: ['invalid-argument', 'unauthenticated', 'forbidden', 'not-found'],
+    errors: ['forbidden', 'not-found'],
   },
   {
     method: 'GET',
@@ -99,10 +98,9 @@ export const projectsRouteDocs: RouteDoc[] = [
     summary: 'List open projects a page at a time, newest first or by due date, filtered on the server',
     description:
       'Pass `nextCursor` as `after` for the next page, down to the oldest project (keyset paging: every page costs the same). The web app reads lists through the live protocol (docs/api.md); this is the same query over HTTP.',
-    auth: 'session-or-token',
+    caller: 'member',
     query: ListQuerySchema,
     response: { status: 200, description: 'A page of projects, without comments', schema: ProjectPageSchema },
-    errors: ['unauthenticated', 'invalid-argument'],
   },
   {
     method: 'POST',
@@ -111,20 +109,20 @@ export const projectsRouteDocs: RouteDoc[] = [
     summary: 'Create a project',
     description:
       'The creator comes from the session and `createdAt` from the server clock; both are ignored in the body.',
-    auth: 'session-or-token',
+    caller: 'member',
     body: { contentType: 'application/json', schema: CreateProjectSchema },
     response: { status: 201, description: 'The new project', schema: z.object({ project: ProjectSchema }) },
-    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'too-many-requests'],
+    errors: ['forbidden', 'too-many-requests'],
   },
   {
     method: 'GET',
     path: '/api/projects/{id}',
     tag,
     summary: 'One project (its comments: GET /api/projects/{id}/comments)',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     response: { status: 200, description: 'The project', schema: z.object({ project: ProjectSchema }) },
-    errors: ['unauthenticated', 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'DELETE',
@@ -133,10 +131,10 @@ export const projectsRouteDocs: RouteDoc[] = [
     summary: 'Mark as Complete (creator only): off every dashboard, kept in /api/completed-projects',
     description:
       'Afterwards the project answers 404 here, as a deleted one did; it can be reopened, or deleted for good, under /api/completed-projects.',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     response: { status: 204, description: 'Completed' },
-    errors: ['unauthenticated', 'forbidden', 'not-found'],
+    errors: ['forbidden', 'not-found'],
   },
   {
     method: 'GET',
@@ -146,18 +144,18 @@ export const projectsRouteDocs: RouteDoc[] = [
     description:
       "Pass the answer's `nextCursor` as `before` for the next older page; `nextCursor` is null on the " +
       'oldest page. The newest page is also a live query (`comments`, docs/api.md).',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     query: CommentPageQuerySchema,
     response: { status: 200, description: 'The page', schema: CommentPageSchema },
-    errors: ['unauthenticated', 'invalid-argument', 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'POST',
     path: '/api/projects/{id}/comments',
     tag,
     summary: 'Add a comment (any signed-in user)',
-    auth: 'session-or-token',
+    caller: 'member',
     params: IdParamsSchema,
     body: { contentType: 'application/json', schema: AddCommentSchema },
     response: {
@@ -165,7 +163,7 @@ export const projectsRouteDocs: RouteDoc[] = [
       description: 'The stored comment',
       schema: z.object({ comment: CommentSchema }),
     },
-    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found', 'too-many-requests'],
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
   },
   {
     method: 'PATCH',
@@ -175,7 +173,7 @@ export const projectsRouteDocs: RouteDoc[] = [
     description:
       'Same rules and messages as adding one. The comment gets `editedAt` (server clock); viewers of the ' +
       'live `comments` query receive it as one `modified` change. 403 for a comment of someone else.',
-    auth: 'session-or-token',
+    caller: 'member',
     params: CommentParamsSchema,
     body: { contentType: 'application/json', schema: EditCommentSchema },
     response: {
@@ -183,7 +181,7 @@ export const projectsRouteDocs: RouteDoc[] = [
       description: 'The edited comment',
       schema: z.object({ comment: CommentSchema }),
     },
-    errors: ['unauthenticated', 'forbidden', 'invalid-argument', 'not-found', 'too-many-requests'],
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
   },
   {
     method: 'DELETE',
@@ -193,9 +191,9 @@ export const projectsRouteDocs: RouteDoc[] = [
     description:
       'Viewers of the live `comments` query receive one `removed` change (and, on a full page, the older ' +
       'comment that moves into it). 403 for a comment of someone else.',
-    auth: 'session-or-token',
+    caller: 'member',
     params: CommentParamsSchema,
     response: { status: 204, description: 'Deleted' },
-    errors: ['unauthenticated', 'forbidden', 'not-found', 'too-many-requests'],
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
   },
-];
+]);

@@ -1,8 +1,8 @@
 import { SearchResponseSchema } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 import { SearchQuerySchema } from './search-routes';
 
-export const searchRouteDocs: RouteDoc[] = [
+export const searchRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/api/search',
@@ -12,9 +12,8 @@ export const searchRouteDocs: RouteDoc[] = [
       'Case and accents are ignored; the last word also matches as a prefix (search as you type). Each result ' +
       'names the field that matched best and a snippet of it. `q` is 1–200 characters once trimmed; words ' +
       'are letters and digits, everything else separates them.',
-    auth: 'session-or-token',
+    caller: 'member',
     query: SearchQuerySchema,
     response: { status: 200, description: 'The projects found', schema: SearchResponseSchema },
-    errors: ['invalid-argument', 'unauthenticated'],
   },
-];
+]);

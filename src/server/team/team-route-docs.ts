@@ -12,25 +12,19 @@ import {
   SignupPolicySchema,
 } from '../../common';
 import { z } from 'zod/mini';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes, jsonBody } from '../http/api-docs';
 import { MemberParamsSchema, MembersQuerySchema, TokenParamsSchema } from './team-routes';
 
-const json = (schema: RouteDoc['response']['schema'] & object) => ({
-  contentType: 'application/json',
-  schema,
-});
 const PolicyResultSchema = z.object({ policy: SignupPolicySchema });
-const adminErrors: RouteDoc['errors'] = ['unauthenticated', 'forbidden'];
 
-export const teamRouteDocs: RouteDoc[] = [
+export const teamRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/api/auth/options',
     tag: 'Auth',
     summary: "Who may sign up, and whether 'Forgot password?' can email a link",
-    auth: 'none',
+    caller: 'anyone',
     response: { status: 200, description: 'The sign-up policy and reset options', schema: AuthOptionsSchema },
-    errors: [],
   },
   {
     method: 'GET',
@@ -38,10 +32,10 @@ export const teamRouteDocs: RouteDoc[] = [
     tag: 'Team',
     summary: 'Whether an invitation link can still be used',
     description: '404 for an unknown link; 410 with the reason for a used, expired or revoked one.',
-    auth: 'none',
+    caller: 'anyone',
     params: TokenParamsSchema,
     response: { status: 200, description: 'The invitation is open', schema: InvitationCheckSchema },
-    errors: ['invalid-argument', 'not-found', 'gone'],
+    errors: ['not-found', 'gone'],
   },
   {
     method: 'GET',
@@ -50,10 +44,9 @@ export const teamRouteDocs: RouteDoc[] = [
     summary: 'Members by display name, a page at a time (admins)',
     description:
       '`search` matches part of a name (case and accents ignored) or of an email; pass `nextCursor` as `after` for the next page. Deleted accounts are not listed.',
-    auth: 'session-or-token',
+    caller: 'admin',
     query: MembersQuerySchema,
     response: { status: 200, description: 'A page of members', schema: MemberPageSchema },
-    errors: ['invalid-argument', ...adminErrors],
   },
   {
     method: 'PATCH',
@@ -61,50 +54,49 @@ export const teamRouteDocs: RouteDoc[] = [
     tag: 'Team',
     summary: "Changes a member's role (admins)",
     description: '409 when it would leave the team without an active admin.',
-    auth: 'session-or-token',
+    caller: 'admin',
     params: MemberParamsSchema,
-    body: json(ChangeRoleSchema),
+    body: jsonBody(ChangeRoleSchema),
     response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['invalid-argument', ...adminErrors, 'not-found', 'conflict'],
+    errors: ['not-found', 'conflict'],
   },
   {
     method: 'POST',
     path: '/api/admin/members/{id}/deactivate',
     tag: 'Team',
     summary: 'Deactivates a member: no sign-in, every session ends, open tabs are signed out (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     params: MemberParamsSchema,
     response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['invalid-argument', ...adminErrors, 'not-found', 'conflict'],
+    errors: ['not-found', 'conflict'],
   },
   {
     method: 'POST',
     path: '/api/admin/members/{id}/reactivate',
     tag: 'Team',
     summary: 'Lets a deactivated member sign in again (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     params: MemberParamsSchema,
     response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['invalid-argument', ...adminErrors, 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'POST',
     path: '/api/admin/members/{id}/password-reset',
     tag: 'Team',
     summary: 'A one-time link that sets a new password for the member, valid for an hour (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     params: MemberParamsSchema,
     response: { status: 201, description: 'The link', schema: PasswordResetLinkSchema },
-    errors: ['invalid-argument', ...adminErrors, 'not-found'],
+    errors: ['not-found'],
   },
   {
     method: 'GET',
     path: '/api/admin/signup-policy',
     tag: 'Team',
     summary: 'Who may sign up (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     response: { status: 200, description: 'The policy', schema: PolicyResultSchema },
-    errors: adminErrors,
   },
   {
     method: 'PUT',
@@ -112,19 +104,17 @@ export const teamRouteDocs: RouteDoc[] = [
     tag: 'Team',
     summary: 'Sets who may sign up: open, invitation only, or these email domains (admins)',
     description: 'Takes effect at once on every instance. Invitations admit under any policy.',
-    auth: 'session-or-token',
-    body: json(SignupPolicySchema),
+    caller: 'admin',
+    body: jsonBody(SignupPolicySchema),
     response: { status: 200, description: 'The policy', schema: PolicyResultSchema },
-    errors: ['invalid-argument', ...adminErrors],
   },
   {
     method: 'GET',
     path: '/api/admin/invitations',
     tag: 'Team',
     summary: 'The newest 200 invitations with their state: open, used, expired or revoked (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     response: { status: 200, description: 'The invitations', schema: InvitationListSchema },
-    errors: adminErrors,
   },
   {
     method: 'POST',
@@ -133,19 +123,18 @@ export const teamRouteDocs: RouteDoc[] = [
     summary: 'Creates an invitation link (admins)',
     description:
       'Up to `maxUses` signups (default 1) within `expiresInDays` (default 7), optionally only for `email`. The link is in this answer only.',
-    auth: 'session-or-token',
-    body: json(CreateInvitationSchema),
+    caller: 'admin',
+    body: jsonBody(CreateInvitationSchema),
     response: { status: 201, description: 'The invitation and its link', schema: CreatedInvitationSchema },
-    errors: ['invalid-argument', ...adminErrors],
   },
   {
     method: 'DELETE',
     path: '/api/admin/invitations/{id}',
     tag: 'Team',
     summary: 'Revokes an invitation (admins)',
-    auth: 'session-or-token',
+    caller: 'admin',
     params: MemberParamsSchema,
     response: { status: 200, description: 'The invitation', schema: InvitationResultSchema },
-    errors: ['invalid-argument', ...adminErrors, 'not-found'],
+    errors: ['not-found'],
   },
-];
+]);

@@ -1,8 +1,8 @@
 import { UserListSchema } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 import { UsersQuerySchema } from './users-routes';
 
-export const usersRouteDocs: RouteDoc[] = [
+export const usersRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/api/users',
@@ -10,9 +10,8 @@ export const usersRouteDocs: RouteDoc[] = [
     summary: 'User profiles (id, displayName, photoURL, online), by display name',
     description:
       'The first `limit` profiles (default and most 1000) by display name; `search` keeps those whose name contains it, ignoring case and accents.',
-    auth: 'session-or-token',
+    caller: 'member',
     query: UsersQuerySchema,
     response: { status: 200, description: 'The profiles', schema: UserListSchema },
-    errors: ['invalid-argument', 'unauthenticated'],
   },
-];
+]);

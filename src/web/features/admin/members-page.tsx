@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { messages, type Member, type PasswordResetLink } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
+import { useCursorPages, type CursorPage } from '../../hooks/use-cursor-pages';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
@@ -8,12 +9,18 @@ import { errorMessage } from '../../lib/error-message';
 import { formatDate } from '../../lib/time-format';
 import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
-import { useMembers } from './use-members';
 import './admin.css';
 import { PageTitle } from '../../components/page-title';
+import { ShowMoreButton } from '../../components/show-more-button';
 
 /** The server is asked once typing pauses this long, not on every keystroke. */
 const SEARCH_DELAY_MS = 250;
+
+/** Members matching `search` (by name or email, on the server). */
+const membersPage = (search: string, after: string | null): Promise<CursorPage<Member>> =>
+  dojo.admin
+    .listMembers({ search, after })
+    .then((page) => ({ items: page.members, nextCursor: page.nextCursor }));
 
 function runAction(member: Member, action: Exclude<MemberAction, 'reset'>): Promise<Member> {
   if (action === 'role') return dojo.admin.setRole(member.id, member.role === 'admin' ? 'member' : 'admin');
@@ -32,29 +39,19 @@ export function MembersPage() {
   const { user } = useAuthContext();
   const [typed, setTyped] = useState('');
   const search = useDebouncedValue(typed.trim(), SEARCH_DELAY_MS);
-  const { members, error, isPending, hasMore, loadingMore, showMore, replaceMember } = useMembers(search);
+  const tbodyRef = useRef<HTMLTableSectionElement>(null);
+  const list = useCursorPages({
+    query: search,
+    fetchPage: membersPage,
+    listRef: tbodyRef,
+    itemSelector: 'th[scope="row"]',
+  });
+  const members = list.items;
   const [pending, setPending] = useState<{ id: string; action: MemberAction } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [resetLink, setResetLink] = useState<{ member: Member; link: PasswordResetLink } | null>(null);
   const resetRef = useRef<HTMLDivElement>(null);
-  const tbodyRef = useRef<HTMLTableSectionElement>(null);
-  // After 'Show more', focus moves to the first member that was added (the button may be gone by then).
-  const focusFromRef = useRef<number | null>(null);
-
-  useEffect(() => {
-    const from = focusFromRef.current;
-    if (from === null || loadingMore || !members) return;
-    focusFromRef.current = null;
-    const names = tbodyRef.current?.querySelectorAll<HTMLElement>('th[scope="row"]');
-    if (names && names.length > from) names[from]?.focus();
-  }, [members, loadingMore]);
-
-  const loadMore = () => {
-    if (loadingMore || !members) return;
-    focusFromRef.current = members.length;
-    showMore();
-  };
 
   const act = async (member: Member, action: MemberAction) => {
     if (pending) return;
@@ -70,7 +67,7 @@ export function MembersPage() {
         requestAnimationFrame(() => resetRef.current?.querySelector('input')?.focus());
       } else {
         const updated = await runAction(member, action);
-        replaceMember(updated);
+        list.update((rows) => rows.map((row) => (row.id === updated.id ? updated : row)));
         setStatus(describe(updated, action));
       }
     } catch (caught) {
@@ -93,9 +90,9 @@ export function MembersPage() {
           onChange={(event) => setTyped(event.target.value)}
         />
       </div>
-      {error && (
+      {list.error && (
         <p className="error" role="alert">
-          {error}
+          {list.error}
         </p>
       )}
       <div className="error-region" role="alert">
@@ -117,7 +114,7 @@ export function MembersPage() {
           </p>
         </div>
       )}
-      {isPending && <p className="loading">{messages.loading}</p>}
+      {list.isPending && <p className="loading">{messages.loading}</p>}
       {members && members.length === 0 && <p>No members match this search.</p>}
       {members && members.length > 0 && (
         <div className="table-scroll" role="region" aria-labelledby="members-caption" tabIndex={0}>
@@ -148,11 +145,9 @@ export function MembersPage() {
           </table>
         </div>
       )}
-      {hasMore && (
+      {list.hasMore && (
         <div className="admin-more">
-          <button className="btn" type="button" onClick={loadMore} aria-disabled={loadingMore || undefined}>
-            {loadingMore ? messages.loading : 'Show more'}
-          </button>
+          <ShowMoreButton loading={list.loadingMore} onShowMore={list.showMore} />
         </div>
       )}
     </div>

@@ -1,16 +1,23 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
 import { PageTitle } from '../../components/page-title';
+import { ShowMoreButton } from '../../components/show-more-button';
 import { useAuthContext } from '../../hooks/use-auth-context';
+import { useCursorPages, type CursorPage } from '../../hooks/use-cursor-pages';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { CompletedProjectItem, type CompletedAction } from './completed-project-item';
-import { useCompletedProjects } from './use-completed-projects';
 import './completed-projects-page.css';
 
 const TITLE_ID = 'completed-title';
+
+/** The completed projects, the latest completion first (`GET /api/completed-projects`); no query. */
+const completedPage = (_query: string, after: string | null): Promise<CursorPage<CompletedProject>> =>
+  dojo.projects
+    .listCompleted({ after })
+    .then((page) => ({ items: page.projects, nextCursor: page.nextCursor }));
 
 /**
  * The projects 'Mark as Complete' took off the dashboards, the latest completion first, with 'Show more'.
@@ -19,27 +26,19 @@ const TITLE_ID = 'completed-title';
 export function CompletedProjectsPage() {
   useDocumentTitle('Completed projects');
   const { user } = useAuthContext();
-  const { projects, error, isPending, hasMore, loadingMore, showMore, remove } = useCompletedProjects();
+  const listRef = useRef<HTMLUListElement>(null);
+  const list = useCursorPages({
+    query: '',
+    fetchPage: completedPage,
+    listRef,
+    itemSelector: '.completed-name',
+  });
+  const projects = list.items;
   const [pending, setPending] = useState<{ id: string; action: CompletedAction } | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const listRef = useRef<HTMLUListElement>(null);
-  // After 'Show more', focus moves to the first project that was added (the button may be gone by then).
-  const focusFromRef = useRef<number | null>(null);
-
-  useEffect(() => {
-    const from = focusFromRef.current;
-    if (from === null || loadingMore || !projects) return;
-    focusFromRef.current = null;
-    const names = listRef.current?.querySelectorAll<HTMLElement>('.completed-name');
-    if (names && names.length > from) names[from]?.focus();
-  }, [projects, loadingMore]);
-
-  const loadMore = () => {
-    if (loadingMore || !projects) return;
-    focusFromRef.current = projects.length;
-    showMore();
-  };
+  // Reopened or deleted here: it is no longer a completed project.
+  const remove = (id: string) => list.update((rows) => rows.filter((project) => project.id !== id));
 
   const act = async (project: CompletedProject, action: CompletedAction) => {
     if (pending) return;
@@ -69,9 +68,9 @@ export function CompletedProjectsPage() {
   return (
     <div className="completed-page">
       <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
-      {error && (
+      {list.error && (
         <p className="error" role="alert">
-          {error}
+          {list.error}
         </p>
       )}
       <div className="error-region" role="alert">
@@ -80,7 +79,7 @@ export function CompletedProjectsPage() {
       <div className="form-status" role="status">
         {status && <p>{status}</p>}
       </div>
-      {isPending && <p className="loading">{messages.loading}</p>}
+      {list.isPending && <p className="loading">{messages.loading}</p>}
       {projects && projects.length === 0 && <p className="completed-empty">No completed projects yet.</p>}
       {projects && projects.length > 0 && (
         <ul className="completed-list" ref={listRef}>
@@ -97,11 +96,9 @@ export function CompletedProjectsPage() {
           ))}
         </ul>
       )}
-      {hasMore && (
+      {list.hasMore && (
         <div className="completed-more">
-          <button className="btn" type="button" onClick={loadMore} aria-disabled={loadingMore || undefined}>
-            {loadingMore ? messages.loading : 'Show more'}
-          </button>
+          <ShowMoreButton loading={list.loadingMore} onShowMore={list.showMore} />
         </div>
       )}
     </div>
