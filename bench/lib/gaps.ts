@@ -163,7 +163,7 @@ export const GAPS: Record<string, string> = {
     'thread retires 10 s after the last write, before the reading.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
-    'docs/decisions/034-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
+    'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
     'statement (≈ 6 ms in process for 1,000 projects and ≈ 2,500 assignments, from the ordered index ' +
     '`project_assignees_order`), instead of ≈ 8 ms of rows, objects, `JSON.stringify` and encoding plus ' +
     '≈ 5 ms of garbage collection per read that a CPU profile of the server showed before. What is left ' +
@@ -180,7 +180,7 @@ export const GAPS: Record<string, string> = {
     'sockets idle.',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
-    'the SQLite figure show what one costs on this disk). Before docs/decisions/034-list-json-and-one-sync-per-write.md ' +
+    'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +
     'a create made 3 commits and ≈ 2 WAL syncs (the rate-limit counter, the create, then its `NOTIFY` as a ' +
     'transaction of its own); now the `NOTIFY` is inside the create’s transaction and the counter commits ' +
     'without waiting for the disk (see the syncs and commits per create in the figures).',

@@ -446,7 +446,7 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
-    // docs/decisions/034-list-json-and-one-sync-per-write.md: a page's assignees are read per project in the order chosen,
+    // docs/decisions/033-list-json-and-one-sync-per-write.md: a page's assignees are read per project in the order chosen,
     // from the index alone, without a sort per project.
     '0020_project_assignee_order': {
       async up(db: Kysely<unknown>) {

@@ -31,7 +31,7 @@ export interface ChangeBus {
    * Call inside the transaction that makes the changes; returns those still to `publish` after its commit.
    * PostgreSQL delivers a NOTIFY at commit, in commit order, so it goes inside the transaction: sent after
    * it, the NOTIFY is a transaction of its own, whose commit waits for a second sync of the WAL to disk
-   * (docs/decisions/034-list-json-and-one-sync-per-write.md). In process (SQLite) nothing can wait for the commit: all of
+   * (docs/decisions/033-list-json-and-one-sync-per-write.md). In process (SQLite) nothing can wait for the commit: all of
    * them are returned.
    */
   publishAtCommit(trx: Kysely<Database>, changes: Change[]): Promise<Change[]>;

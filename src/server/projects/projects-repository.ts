@@ -73,7 +73,7 @@ const userRefJson = (alias: string) =>
  * SQLite only: the page `queryProjects` would present, written as JSON by SQLite itself in one statement
  * (the same shape, checked against `queryProjects` by projects-page-json.int.test.ts). Building ≈ 3,500
  * objects and strings in JS and stringifying them cost about twice as much and left the young generation
- * to collect (docs/decisions/034-list-json-and-one-sync-per-write.md). One row more than the page tells whether another
+ * to collect (docs/decisions/033-list-json-and-one-sync-per-write.md). One row more than the page tells whether another
  * follows; its `row_number` picks the page's last key in the same statement, so page and cursor come from
  * one snapshot.
  *

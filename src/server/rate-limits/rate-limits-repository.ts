@@ -56,7 +56,7 @@ export class RateLimitCounters {
    * reach the disk (`synchronous_commit` off for this transaction only): every counted write would
    * otherwise pay a second disk sync before its own. A crash loses at most the counts of the last
    * moments (PostgreSQL's WAL writer flushes within 200 ms by default): those windows restart a little
-   * lower (docs/decisions/034-list-json-and-one-sync-per-write.md). On SQLite only the per-account login
+   * lower (docs/decisions/033-list-json-and-one-sync-per-write.md). On SQLite only the per-account login
    * limit counts here, and a login waits for its password hash far longer than for a sync.
    */
   private withoutWaitingForDisk<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
