@@ -38,7 +38,7 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
   '| dependencies bundled into `dist/server/main.mjs`, source map not loaded at start | 103–110 → 85 MiB ' +
     '(anon 38) | every package was a module of its own whose source text V8 keeps; one bundle, whitespace- ' +
     'and syntax-minified (names kept for stack traces) is 1.9 MB. Loading its source map (`--enable-source-' +
-    'maps`) costs 16 MiB with the map’s sources (5.5 MB), 6 MiB without them; the map is still written for ' +
+    'maps`) costs 18 MiB (101 against 83 MiB now; 6 MiB for a map without the sources’ text); the map is still written for ' +
     'debugging. Fully minified names measured 90–91 MiB, not less |',
   '| the OpenAPI document built at its first request | −≈ 2 MiB (83 MiB, anon 36) | it converted every ' +
     'route’s zod schemas to JSON Schema at start |',
