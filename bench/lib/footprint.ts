@@ -63,6 +63,14 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     '1.5 MiB; committed includes the 2 × 4 MiB semi-spaces |',
   '| malloc `[heap]` (SQLite, better-sqlite3, libuv, OpenSSL) | ≈ 6 MiB | |',
   '',
+  'Served (10,000 projects listed once after 1,000 signups, the memory bench’s method run alone twice): ' +
+    '111.5 and 112.1 MiB. Of the ≈ 29 MiB over idle, ≈ 23 MiB is malloc, mostly SQLite’s page cache: ' +
+    'better-sqlite3 builds SQLite with 16 MiB per connection (`cache_size = -16000`; SQLite’s default is ' +
+    '2 MiB). A 2 MiB cache cut malloc by 10 MiB in one run, but the V8 heap committed after the GC varied ' +
+    'by more and the uncached 1,000-project list read looked slower in quick runs, so it is not taken ' +
+    '(docs/decisions/030-idle-footprint-cuts.md). 10,000 idle dashboard tabs, same method: 145.2 and ' +
+    '144.0 MiB (6.3–6.4 KiB per tab).',
+  '',
   'Per idle dashboard socket (heap snapshots at 100 and 2,100 sockets): 4.6 KB of JS heap, spread over ' +
     'node’s `net.Socket` (336 B), ws’s `WebSocket`, `Receiver` and `Sender` (592 B), their stream states ' +
     '(296 B), two `Timeout`s (240 B: the session-expiry timer is one), the connection and ' +
