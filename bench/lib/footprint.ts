@@ -1,6 +1,6 @@
 /**
  * Static sections of docs/benchmarks.md that a run does not measure: where an idle server's memory goes
- * (issue 15, docs/decisions/028-idle-footprint-and-fan-out.md) and how the peers' figures were obtained.
+ * (issue 15, docs/decisions/028-idle-footprint-and-fan-out.md and 030-idle-footprint-cuts.md) and how the peers' figures were obtained.
  * Kept here so `npm run bench` and `--render` print them every time; re-measure them when the start-up
  * path or `npm start`'s node flags change.
  */
@@ -24,27 +24,67 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     '2 × 16 MiB semi-spaces that stayed committed; capped at 4 MiB each |',
   '| now | 92–94 MiB | target ≤ 64 MiB: **not met** |',
   '',
-  'What the ≈ 93 MiB are now:',
+  'Second round, 2026-11-26 (docs/decisions/030-idle-footprint-cuts.md), same machine kind, measured another ' +
+    'way: the server as `npm start` runs it, empty SQLite `DATA_DIR`, VmRSS / RssAnon / RssFile from ' +
+    '`/proc/PID/status` 4 s after its health check answered, no GC asked for, three starts each (the three ' +
+    'agree within 1 MiB unless a range is shown).',
+  '',
+  '| step | RSS idle | what changed |',
+  '|---|---|---|',
+  '| before (main at df9fe31) | 108–114 MiB (file 52, anon 56–62) | — |',
+  '| the notification day and hour in UTC without Intl | −≈ 5 MiB (file 52 → 47) | the due-reminder tick at ' +
+    'start formatted the date with `Intl.DateTimeFormat` and a time zone, which pages in ICU’s data from the ' +
+    '`node` binary; UTC, the default zone, is now computed with `Date`, other zones still use Intl |',
+  '| dependencies bundled into `dist/server/main.mjs`, source map not loaded at start | 103–110 → 85 MiB ' +
+    '(anon 38) | every package was a module of its own whose source text V8 keeps; one bundle, whitespace- ' +
+    'and syntax-minified (names kept for stack traces) is 1.9 MB. Loading its source map (`--enable-source-' +
+    'maps`) costs 18 MiB (101 against 83 MiB now; 6 MiB for a map without the sources’ text); the map is still written for ' +
+    'debugging. Fully minified names measured 90–91 MiB, not less |',
+  '| the OpenAPI document built at its first request | −≈ 2 MiB (83 MiB, anon 36) | it converted every ' +
+    'route’s zod schemas to JSON Schema at start |',
+  '| now | 83 MiB | target ≤ 64 MiB: **not met** |',
+  '',
+  'Measured and not taken: registering no storage, search, team, account or notification routes at all ' +
+    '(the upper bound of loading them at their first request) 85 → 85 MiB, since their services and ' +
+    'dependencies load anyway; `--single-threaded` −1 MiB and `MALLOC_ARENA_MAX=2` −1 MiB on the bundled ' +
+    'server (−8 and −3 MiB before it); `--max-semi-space-size=2` 79–83 MiB and `=1` 77 MiB (−6 MiB); with 1 MiB, ' +
+    'two smoke runs of the create line (`--quick`, alternating with 4 MiB on the shared machine) gave ' +
+    'p99 48 and 39 ms against 8.0 and 16.8 ms (budget 10 ms), so `npm start` keeps 4.',
+  '',
+  'What the ≈ 83 MiB are now (smaps per mapping, heap snapshot after a full GC):',
   '',
   '| part | RSS | notes |',
   '|---|---|---|',
-  '| `node` binary and shared libraries (file-backed pages) | ≈ 46 MiB | a bare `node` idles at 40 MiB, 34 MiB of ' +
-    'it file-backed; the server touches more of the binary (crypto, zlib, ICU) |',
-  '| V8 heap | ≈ 30 MiB committed, 19–21 MiB used | used: module sources kept as strings 6.7 MiB (the bundle ' +
-    '0.7 MiB, zod’s sources ≈ 1 MiB), bytecode and code 5.4 MiB, arrays 3.2 MiB, object shapes 1.8 MiB, objects ' +
-    'and closures 3 MiB (heap snapshot) |',
-  '| malloc (SQLite page cache, better-sqlite3, libuv, OpenSSL) | ≈ 9 MiB | SQLite’s page cache fills only as ' +
-    'pages are read (≤ 2 MiB by default) |',
-  '| thread stacks (libuv pool, V8 platform threads) | ≈ 2 MiB | |',
+  '| `/usr/bin/node` pages | ≈ 43 MiB | a bare `node` touches 31 MiB; the server ≈ 5 MiB more of `.text` ' +
+    '(code it runs) and ≈ 5.5 MiB more of `.rodata` |',
+  '| other files (better-sqlite3’s addon 2 MiB, libstdc++, libc) | ≈ 5 MiB | |',
+  '| V8 heap | ≈ 30 MiB committed, 18 MiB used | used: bytecode and code 5.9 MiB, strings 4 MiB (the ' +
+    'bundle’s source 2.6 MiB of it), arrays 2.4 MiB, object shapes 2.1 MiB, closures 1.5 MiB, objects ' +
+    '1.5 MiB; committed includes the 2 × 4 MiB semi-spaces |',
+  '| malloc `[heap]` (SQLite, better-sqlite3, libuv, OpenSSL) | ≈ 6 MiB | |',
+  '',
+  'Served (10,000 projects listed once after 1,000 signups, the memory bench’s method run alone twice): ' +
+    '111.5 and 112.1 MiB. Of the ≈ 29 MiB over idle, ≈ 23 MiB is malloc, mostly SQLite’s page cache: ' +
+    'better-sqlite3 builds SQLite with 16 MiB per connection (`cache_size = -16000`; SQLite’s default is ' +
+    '2 MiB). A 2 MiB cache cut malloc by 10 MiB in one run, but the V8 heap committed after the GC varied ' +
+    'by more and the uncached 1,000-project list read looked slower in quick runs, so it is not taken ' +
+    '(docs/decisions/030-idle-footprint-cuts.md). 10,000 idle dashboard tabs, same method: 145.2 and ' +
+    '144.0 MiB (6.3–6.4 KiB per tab).',
+  '',
+  'Per idle dashboard socket (heap snapshots at 100 and 2,100 sockets): 4.6 KB of JS heap, spread over ' +
+    'node’s `net.Socket` (336 B), ws’s `WebSocket`, `Receiver` and `Sender` (592 B), their stream states ' +
+    '(296 B), two `Timeout`s (240 B: the session-expiry timer is one), the connection and ' +
+    'subscription objects and their closures and bound listeners (≈ 1.5 KB). The rest of the ≈ 6 KiB per ' +
+    'socket is native (the TCP handle, malloc).',
   '',
   'Heap of the dependencies loaded at start, each imported alone: fastify 2.5 MiB, kysely 2.7 MiB, zod 2.9 MiB, ' +
     '@fastify/static 1.5 MiB, ws 1.0 MiB, jose 0.6 MiB, @fastify/multipart 0.6 MiB, pino 0.6 MiB, bowser 0.3 MiB. ' +
     'Caches bounded too: project list bodies ≤ 32 entries and ≤ 4 MiB (before: 32 entries of up to 1.1 MB each, ' +
     '≈ 35 MiB), single project bodies ≤ 2,000 entries and ≤ 2 MiB, sessions ≤ 10,000 entries (≈ 3 MiB).',
   '',
-  'The remaining gap to 64 MiB is the heap of the code loaded at start: the levers left are loading route ' +
-    'groups that an idle server does not need (storage, search, team, account, the OpenAPI route docs) at ' +
-    'their first request, and fewer dependencies at start (e.g. @fastify/static only with a web build).',
+  'The remaining gap to 64 MiB: ≈ 12 MiB of the `node` binary that running the server touches, and the heap ' +
+    'of fastify, kysely, zod and ws, which every request needs. The lever left is fewer or lighter ' +
+    'dependencies at start.',
 ];
 
 export const PEERS_NOTE: string[] = [

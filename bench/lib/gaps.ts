@@ -151,13 +151,17 @@ export const GAPS: Record<string, string> = {
     'panel reads only active accounts: the `users_display_name` range read now also checks `status`, a ' +
     'column of the same row; an index on (status, display_name, id) would make it a pure range read.',
   'memory-idle':
-    'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md): ' +
-    'from 123–130 MiB to 92–94 MiB on 2026-11-25 (the WAL checkpoint thread only while there are writes, ' +
-    '`pg` and `nodemailer` on first use, 4 MiB semi-spaces). What is left: ≈ 46 MiB of the `node` binary’s ' +
-    'pages (a bare `node` idles at 40 MiB) and ≈ 30 MiB of V8 heap for the code loaded at start. Next lever: ' +
-    'route groups an idle server does not need (storage, search, team, account, OpenAPI docs) loaded at their ' +
-    'first request.',
+    'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md, ' +
+    'docs/decisions/030-idle-footprint-cuts.md): 123–130 MiB → 92–94 MiB on 2026-11-25, then 108–114 MiB → ' +
+    '83 MiB on 2026-11-26 by another method (no GC before the reading): the dependencies bundled into the ' +
+    'server and its source map no longer loaded by `npm start`, no ICU at start in the default time zone, the ' +
+    'OpenAPI document built at its first request. What is left: ≈ 43 MiB of the `node` binary’s pages (a bare ' +
+    '`node` touches 31 MiB of them) and ≈ 30 MiB of V8 heap committed for ≈ 18 MiB used. Lever left: ' +
+    'fewer or lighter dependencies at start (fastify, kysely, zod and ws are most of the heap); 1 MiB ' +
+    'semi-spaces would save 6 MiB but slowed the create line in smoke runs.',
   'memory-served':
+    'Measured alone twice on 2026-11-26: 111.5 and 112.1 MiB, ≈ 23 MiB of it malloc over idle, mostly ' +
+    'SQLite’s page cache (16 MiB per connection as better-sqlite3 builds SQLite; see the breakdown below). ' +
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
     '(≤ 10,000 entries), the list body cache (now ≤ 4 MiB) and SQLite’s page cache. The WAL checkpoint ' +
     'thread retires 10 s after the last write, before the reading.',

@@ -398,8 +398,8 @@ export function renderReport(input: ReportInput): string {
       '`listen`, as `src/server/main.ts`) on 127.0.0.1 with a fresh temp `DATA_DIR`, `LOG_LEVEL=warn`; the ' +
       'bench process is the client, on the same 2 cores. RSS is read from `/proc/<pid>/status`. ' +
       (input.compiled
-        ? 'The child is compiled like `npm run build:server` (esbuild bundle, plain `node --enable-source-maps`), ' +
-          'as `npm start` runs the product.'
+        ? 'The child is compiled like `npm run build:server` (scripts/build-server.ts: one esbuild bundle with ' +
+          'its dependencies) and runs in plain `node` with the flags of `npm start`, as `npm start` runs the product.'
         : '**This run used `--tsx`: servers ran from the TypeScript sources through tsx (≈ 60 MiB more RSS).**'),
     '- Clients authenticate like the web app: signup (multipart, with a PNG thumbnail) or login through the ' +
       'API, then the `dojo_session` cookie on every request and on the `/live` upgrade.',

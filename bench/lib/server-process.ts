@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ChildMessage, ParentMessage } from './server-child';
+import { serverBuildOptions } from '../../scripts/build-server';
 import { serverEnv, startChildServer, type ChildServer } from '../../test/support/server-process';
 
 const SOURCES = {
@@ -14,24 +16,14 @@ const SOURCES = {
 let compiled: { server: string; bare: string } | undefined;
 
 /**
- * Compiles the server child and the bare baseline the way `npm run build:server` compiles the product
- * (esbuild: bundled, dependencies external, node20, source maps), so benchmarks measure the server as
- * `npm start` runs it — plain `node`, no TypeScript loader in memory. The output must stay inside the
- * repository so the external packages resolve from its node_modules.
+ * Compiles the server child and the bare baseline with the options of `npm run build:server`
+ * (scripts/build-server.ts: dependencies bundled but better-sqlite3, lazy imports in chunks of their own), so
+ * benchmarks measure the server as `npm start` runs it — plain `node`, no TypeScript loader in memory. The
+ * output must stay inside the repository so better-sqlite3 resolves from its node_modules.
  */
 export async function compileServers(outDir: string): Promise<void> {
-  await build({
-    entryPoints: { 'server-child': SOURCES.server, 'bare-server': SOURCES.bare },
-    outdir: outDir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    target: 'node20',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  await rm(outDir, { recursive: true, force: true });
+  await build(serverBuildOptions({ 'server-child': SOURCES.server, 'bare-server': SOURCES.bare }, outDir));
   compiled = { server: path.join(outDir, 'server-child.mjs'), bare: path.join(outDir, 'bare-server.mjs') };
 }
 
@@ -50,7 +42,7 @@ function startFlags(): string[] {
 function entry(which: 'server' | 'bare'): { file: string; execArgv: string[] } {
   const flags = which === 'server' ? startFlags() : [];
   return compiled
-    ? { file: compiled[which], execArgv: [...new Set([...flags, '--enable-source-maps', '--expose-gc'])] }
+    ? { file: compiled[which], execArgv: [...new Set([...flags, '--expose-gc'])] }
     : {
         file: SOURCES[which],
         execArgv: [

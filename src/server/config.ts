@@ -65,6 +65,8 @@ const TrustProxySchema = z
   .default(false);
 
 function isTimeZone(name: string): boolean {
+  // UTC, the default, without Intl: a time zone lookup loads ICU's data (see zonedDayAndHour).
+  if (name === 'UTC') return true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;

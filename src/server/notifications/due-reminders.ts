@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../live/change-bus';
 import type { Logger } from '../core/logger';
+import { zonedDayAndHour } from '../core/time';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
 
 /** What time it is; the scheduler asks on every tick so tests can move it. */
@@ -27,17 +28,6 @@ export function fileClock(file: string): Clock {
   };
 }
 
-/** The calendar day YYYY-MM-DD of `time` in `timeZone`. */
-function calendarDay(time: Date, timeZone: string): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(time);
-}
-
 function nextDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + 1);
@@ -46,7 +36,7 @@ function nextDay(day: string): string {
 
 /** Today and tomorrow as calendar days in `timeZone` (decision 026), and `now` to stamp reminders with. */
 export function reminderDays(now: Date, timeZone: string): DueReminderDays {
-  const today = calendarDay(now, timeZone);
+  const today = zonedDayAndHour(now, timeZone).day;
   return { today, tomorrow: nextDay(today), now: now.toISOString() };
 }
 

@@ -7,6 +7,7 @@ import { getOrCreateSecretKey } from '../db/settings-repository';
 import type { ChangeBus } from '../live/change-bus';
 import { AppError } from '../core/app-error';
 import type { Logger } from '../core/logger';
+import { zonedDayAndHour } from '../core/time';
 import type { Clock } from './due-reminders';
 import {
   advanceWatermark,
@@ -27,20 +28,6 @@ const SCAN_LIMIT = 500;
 /** Longer than nodemailer's own timeouts, so a claim outlives an SMTP conversation in progress. */
 const CLAIM_MS = 5 * 60_000;
 const RETRY_MS = 60_000;
-
-/** Calendar day (YYYY-MM-DD) and hour (0-23) of `time` in `timeZone`. */
-function localDayAndHour(time: Date, timeZone: string): { day: string; hour: number } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(time);
-  const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
-  return { day: `${part('year')}-${part('month')}-${part('day')}`, hour: Number(part('hour')) };
-}
 
 const addDays = (day: string, days: number): string => {
   const date = new Date(`${day}T00:00:00Z`);
@@ -122,7 +109,7 @@ export class NotificationEmailOutbox {
     for (;;) {
       const { candidates, scannedUpTo } = await findEmailCandidates(db, SCAN_LIMIT);
       const now = clock();
-      const { day, hour } = localDayAndHour(now, timeZone);
+      const { day, hour } = zonedDayAndHour(now, timeZone);
       // A digest goes out at the next digest hour: today's if it is still ahead, else tomorrow's.
       const digestDay = hour < digestHour ? day : addDays(day, 1);
       const rows: OutboxRow[] = candidates.map((candidate) =>
@@ -149,7 +136,7 @@ export class NotificationEmailOutbox {
 
   private async sendDue(): Promise<void> {
     const { db, clock, timeZone, digestHour } = this.deps;
-    const { day, hour } = localDayAndHour(clock(), timeZone);
+    const { day, hour } = zonedDayAndHour(clock(), timeZone);
     // The latest digest day whose hour has come.
     const digestDayDue = hour >= digestHour ? day : addDays(day, -1);
     for (;;) {
