@@ -160,11 +160,13 @@ export const GAPS: Record<string, string> = {
     'fewer or lighter dependencies at start (fastify, kysely, zod and ws are most of the heap); 1 MiB ' +
     'semi-spaces would save 6 MiB but slowed the create line in smoke runs.',
   'memory-served':
-    'Measured alone twice on 2026-11-26: 111.5 and 112.1 MiB, ≈ 23 MiB of it malloc over idle, mostly ' +
-    'SQLite’s page cache (16 MiB per connection as better-sqlite3 builds SQLite; see the breakdown below). ' +
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
-    '(≤ 10,000 entries), the list body cache (now ≤ 4 MiB) and SQLite’s page cache. The WAL checkpoint ' +
-    'thread retires 10 s after the last write, before the reading.',
+    '(≤ 10,000 entries), the list body cache (≤ 4 MiB), SQLite’s page cache (16 MiB per connection as ' +
+    'better-sqlite3 builds SQLite) and what malloc keeps. The run before ' +
+    'docs/decisions/030-idle-footprint-cuts.md’s addendum read 133 MiB: glibc kept the freed megabytes of ' +
+    'the list bodies SQLite writes; `npm start` now fixes the malloc mmap threshold so large buffers go ' +
+    'back (116.9 → 93.2 MiB on the same workload with 50 signups). The WAL checkpoint thread retires 10 s ' +
+    'after the last write, before the reading.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +

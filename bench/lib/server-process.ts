@@ -32,10 +32,29 @@ export async function compileServers(outDir: string): Promise<void> {
  * with the same V8 settings as production, so its memory and GC figures are the product's.
  */
 function startFlags(): string[] {
+  return startScript()
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'));
+}
+
+function startScript(): string {
   const packageJson = JSON.parse(
     readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
   ) as { scripts: { start: string } };
-  return packageJson.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+  return packageJson.scripts.start;
+}
+
+/** The `NAME=value` words in front of `node` in `npm start`, e.g. malloc tuning: set for the server alike. */
+function startEnv(): Record<string, string> {
+  const words = startScript().split(/\s+/);
+  const nodeAt = words.indexOf('node');
+  return Object.fromEntries(
+    words
+      .slice(0, Math.max(nodeAt, 0))
+      .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => [match[1] ?? '', match[2] ?? '']),
+  );
 }
 
 /** How to run one of the children: the compiled bundle with plain node, or the source through tsx. */
@@ -87,6 +106,7 @@ const readyUrl = (message: unknown): { url: string } | undefined => {
 /** Starts a Dojo server in a child process on 127.0.0.1 with its own DATA_DIR; resolves once it listens. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const env: Record<string, string> = {
+    ...startEnv(),
     ...serverEnv(options.dataDir, 'warn'),
     // Thousands of sockets share a few sessions; the live caps bench passes the product's defaults back
     // (bench/live-caps.ts).
