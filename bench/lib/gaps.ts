@@ -162,11 +162,10 @@ export const GAPS: Record<string, string> = {
   'memory-served':
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
     '(≤ 10,000 entries), the list body cache (≤ 4 MiB), SQLite’s page cache (16 MiB per connection as ' +
-    'better-sqlite3 builds SQLite) and what malloc keeps. The run before ' +
-    'docs/decisions/030-idle-footprint-cuts.md’s addendum read 133 MiB: glibc kept the freed megabytes of ' +
-    'the list bodies SQLite writes; `npm start` now fixes the malloc mmap threshold so large buffers go ' +
-    'back (116.9 → 93.2 MiB on the same workload with 50 signups). The WAL checkpoint thread retires 10 s ' +
-    'after the last write, before the reading.',
+    'better-sqlite3 builds SQLite) and the freed megabytes of the list bodies SQLite writes, which glibc ' +
+    'keeps. A fixed malloc mmap threshold gave them back (133 → 103 MiB) but cost the uncached list and ' +
+    'the fan-out lines, so it is not kept (docs/decisions/030-idle-footprint-cuts.md, addendum). The WAL ' +
+    'checkpoint thread retires 10 s after the last write, before the reading.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
