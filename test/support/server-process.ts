@@ -158,6 +158,8 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** A command the server runs under, e.g. `['strace', '-f', …]`: it gets node's command line appended. */
   wrapper?: string[];
+  /** A compiled bundle run by plain `node` with these flags, instead of src/server/main.ts through tsx. */
+  bundle?: { file: string; nodeFlags: string[] };
 }
 
 const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
@@ -165,12 +167,17 @@ const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url))
 const RUNNING_AT = /"pid":(\d+).*The Dojo is running at (http:\/\/\S+) /;
 
 /**
- * The real server entry point (`src/server/main.ts`, through tsx), for fault tests that must kill it
- * (`kill -9`) or restart the database under it. It listens on 127.0.0.1 on a port of its own choosing.
+ * The real server entry point (`src/server/main.ts`, through tsx, or its compiled bundle), for fault tests
+ * that must kill it (`kill -9`) or restart the database under it, and for the bundle's own test. It
+ * listens on 127.0.0.1 on a port of its own choosing.
  */
 export function startServerProcess(options: ServerProcessOptions): Promise<ChildServer> {
   return startChildServer({
-    command: [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', MAIN],
+    command: [
+      ...(options.wrapper ?? []),
+      process.execPath,
+      ...(options.bundle ? [...options.bundle.nodeFlags, options.bundle.file] : ['--import', 'tsx', MAIN]),
+    ],
     env: {
       // The start-up line that carries the URL is logged at info.
       ...serverEnv(options.dataDir, 'info'),

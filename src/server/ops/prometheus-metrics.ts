@@ -13,7 +13,9 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  * registry per app, so two apps in one process (tests) never share series.
  */
 export async function createPrometheusMetrics(live: () => LiveCounts): Promise<Metrics> {
-  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = commonJsExports(
+    await import('prom-client'),
+  );
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'dojo_' });
   const requests = new Counter({
@@ -78,4 +80,12 @@ export async function createPrometheusMetrics(live: () => LiveCounts): Promise<M
     countStorageError: () => storageErrors.inc(),
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };
+}
+
+/**
+ * prom-client is a CommonJS package: through tsx its named exports are there, but in the bundle `npm start`
+ * runs, its lazily loaded chunk exports only `default` (server-bundle.int.test.ts starts that bundle).
+ */
+function commonJsExports<T extends object>(loaded: T): T {
+  return (loaded as T & { default?: T }).default ?? loaded;
 }
