@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
+  CompiledQuery,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
@@ -49,6 +50,17 @@ class SqliteDriverKeepingErrors extends SqliteDriver {
     private readonly sqlite: BetterSqlite3.Database,
   ) {
     super(config);
+  }
+
+  /**
+   * `begin immediate`: the write lock is taken at the start, waiting up to the busy timeout. With Kysely's
+   * plain `begin` a transaction that read first and then wrote failed at once (SQLITE_BUSY_SNAPSHOT, which
+   * no busy timeout retries) when another connection had written meanwhile: the export CLI writes its
+   * deletion hold while the server runs (an avatar change under export answered 500 once in a fresh-clone
+   * run). The server's own statements share one connection, so nothing else waits longer.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
