@@ -11,9 +11,25 @@
  *
  * Usage: tsx scripts/build-server.ts
  */
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+
+/** The node flags of `npm start` (package.json), e.g. `--max-semi-space-size`: how production runs the bundle. */
+export function startNodeFlags(): string[] {
+  return startScript()
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'));
+}
+
+/** `npm start`'s command line, from package.json. */
+export function startScript(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return packageJson.scripts.start;
+}
 
 export function serverBuildOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions {
   return {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ChildMessage, ParentMessage } from './server-child';
-import { serverBuildOptions } from '../../scripts/build-server';
+import { serverBuildOptions, startNodeFlags, startScript } from '../../scripts/build-server';
 import { serverEnv, startChildServer, type ChildServer } from '../../test/support/server-process';
 
 const SOURCES = {
@@ -27,23 +27,6 @@ export async function compileServers(outDir: string): Promise<void> {
   compiled = { server: path.join(outDir, 'server-child.mjs'), bare: path.join(outDir, 'bare-server.mjs') };
 }
 
-/**
- * The node flags of `npm start` (package.json), e.g. `--max-semi-space-size`: the bench runs the server
- * with the same V8 settings as production, so its memory and GC figures are the product's.
- */
-function startFlags(): string[] {
-  return startScript()
-    .split(/\s+/)
-    .filter((word) => word.startsWith('--'));
-}
-
-function startScript(): string {
-  const packageJson = JSON.parse(
-    readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
-  ) as { scripts: { start: string } };
-  return packageJson.scripts.start;
-}
-
 /** The `NAME=value` words in front of `node` in `npm start`, e.g. malloc tuning: set for the server alike. */
 function startEnv(): Record<string, string> {
   const words = startScript().split(/\s+/);
@@ -59,7 +42,8 @@ function startEnv(): Record<string, string> {
 
 /** How to run one of the children: the compiled bundle with plain node, or the source through tsx. */
 function entry(which: 'server' | 'bare'): { file: string; execArgv: string[] } {
-  const flags = which === 'server' ? startFlags() : [];
+  // The same V8 settings as production, so its memory and GC figures are the product's.
+  const flags = which === 'server' ? startNodeFlags() : [];
   return compiled
     ? { file: compiled[which], execArgv: [...new Set([...flags, '--expose-gc'])] }
     : {

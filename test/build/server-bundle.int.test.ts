@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/common';
-import { serverBuildOptions } from '../../scripts/build-server';
+import { serverBuildOptions, startNodeFlags } from '../../scripts/build-server';
 import { LiveRecorder, signUpClient, tomorrow } from '../support/clients';
 import { startServerProcess, type ChildServer } from '../support/server-process';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from '../support/test-server';
@@ -24,14 +24,6 @@ let dataDir: string;
 let databaseUrl: string | undefined;
 let server: ChildServer;
 
-/** The node flags of `npm start`, as production runs the bundle. */
-async function startFlags(): Promise<string[]> {
-  const packageJson = JSON.parse(await readFile(path.join(REPOSITORY, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return packageJson.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
-}
-
 beforeAll(async () => {
   // Inside the repository, so the bundle finds better-sqlite3 in node_modules as dist/server does.
   await mkdir(path.join(REPOSITORY, '.tmp'), { recursive: true });
@@ -42,7 +34,7 @@ beforeAll(async () => {
   server = await startServerProcess({
     dataDir,
     databaseUrl,
-    bundle: { file: path.join(outDir, 'main.mjs'), nodeFlags: await startFlags() },
+    bundle: { file: path.join(outDir, 'main.mjs'), nodeFlags: startNodeFlags() },
     env: { METRICS_TOKEN },
   });
 }, 120_000);

@@ -8,6 +8,7 @@ import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store
 import { writeBatches, writeFully } from './batched-part-writer';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
 import { syncDirectory, syncFile } from '../core/durable-fs';
+import { RecentMap } from './recent-map';
 
 const BLOB_KEY = /^[0-9a-f]{32}$/;
 
@@ -15,7 +16,7 @@ export class LocalDiskBlobStore implements BlobStore {
   private readonly blobsDir: string;
   private readonly tempDir: string;
   private readonly partsDir: string;
-  private readonly partHashes = new PartHashes();
+  private readonly partHashes = new RecentMap<PartHash>(MAX_TRACKED_PARTS);
 
   constructor(root: string) {
     this.blobsDir = path.join(root, 'blobs');
@@ -271,36 +272,9 @@ interface PartHash {
   file: string;
 }
 
-const MAX_TRACKED_PARTS = 1000;
-
 /**
- * The hash states of the parts this instance is writing, so finalize need not read the bytes again. At
- * most MAX_TRACKED_PARTS, least recently written dropped first: a dropped or missing state (a restart, a
- * session continued on another instance) costs one re-read at finalize, never a wrong hash.
+ * The hash states of the parts this instance is writing are kept (at most this many, in a `RecentMap`), so
+ * finalize need not read the bytes again: a dropped or missing state (a restart, a session continued on
+ * another instance) costs one re-read at finalize, never a wrong hash.
  */
-class PartHashes {
-  private readonly states = new Map<string, PartHash>();
-
-  get(uploadId: string): PartHash | undefined {
-    return this.states.get(uploadId);
-  }
-
-  take(uploadId: string): PartHash | undefined {
-    const state = this.states.get(uploadId);
-    this.states.delete(uploadId);
-    return state;
-  }
-
-  set(uploadId: string, state: PartHash): void {
-    this.states.delete(uploadId);
-    this.states.set(uploadId, state);
-    if (this.states.size > MAX_TRACKED_PARTS) {
-      const oldest = this.states.keys().next();
-      if (!oldest.done) this.states.delete(oldest.value);
-    }
-  }
-
-  delete(uploadId: string): void {
-    this.states.delete(uploadId);
-  }
-}
+const MAX_TRACKED_PARTS = 1000;

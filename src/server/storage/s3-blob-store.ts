@@ -30,6 +30,7 @@ import {
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
+import { RecentMap } from './recent-map';
 
 export interface S3BlobStoreOptions {
   endpoint: string | undefined;
@@ -62,13 +63,13 @@ export class S3BlobStore implements BlobStore {
   private readonly bucket: string;
   private readonly prefix: string;
   /** Session markers never change once written: read once per instance. */
-  private readonly sessions = new RecentMap<UploadSession>();
+  private readonly sessions = new RecentMap<UploadSession>(MAX_TRACKED_UPLOADS);
   /**
    * MD5 states of the uploads this instance receives, so finalize need not read the bytes back. A
    * missing or stale state (chunks on other instances, a restart) costs one read of the blob, never a
    * wrong hash.
    */
-  private readonly partHashes = new RecentMap<UploadHash>();
+  private readonly partHashes = new RecentMap<UploadHash>(MAX_TRACKED_UPLOADS);
 
   constructor(options: S3BlobStoreOptions) {
     this.client = new S3Client({
@@ -741,34 +742,6 @@ interface UploadHash {
 }
 
 const MAX_TRACKED_UPLOADS = 1000;
-
-/** A map of at most MAX_TRACKED_UPLOADS entries, the least recently set dropped first. */
-class RecentMap<V> {
-  private readonly values = new Map<string, V>();
-
-  get(key: string): V | undefined {
-    return this.values.get(key);
-  }
-
-  take(key: string): V | undefined {
-    const value = this.values.get(key);
-    this.values.delete(key);
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.values.delete(key);
-    this.values.set(key, value);
-    if (this.values.size > MAX_TRACKED_UPLOADS) {
-      const oldest = this.values.keys().next();
-      if (!oldest.done) this.values.delete(oldest.value);
-    }
-  }
-
-  delete(key: string): void {
-    this.values.delete(key);
-  }
-}
 
 /** Segments sent side by side: S3 answers each PUT after a fixed delay, so one at a time wastes the link. */
 const SEGMENTS_IN_FLIGHT = 3;
