@@ -200,7 +200,7 @@ export const notifications: Benchmark = {
         status: missed === 0 ? 'ok' : 'failed',
         ...(missed === 0 ? {} : { error: `${missed} unread counts never arrived` }),
         method: [
-          `One server (SQLite), ${assignees} members assigned to one project (written in SQL: the API caps a project at 50 assignees), each with one live socket following their unread count. The creator adds ${commentsPerRun} comments per run, ${GAP_MS} ms apart; each creates one notification per assignee in the comment's own transaction (one multi-row INSERT) and one publish after commit.`,
+          `One server (SQLite), ${assignees} members assigned to one project (written in SQL: the API caps a project at 50 assignees), each with one live socket following their unread count. The creator adds ${commentsPerRun} comments per run, ${GAP_MS} ms apart; more recipients than the server writes inline (\`INLINE_RECIPIENTS_MAX\`), so the comment's transaction queues one job and answers; right after the answer the job's own transaction writes one notification per assignee (one multi-row INSERT) and publishes their bells (docs/decisions/034-queued-notifications.md). Each bell counts unread notifications up to \`UNREAD_COUNT_CAP\`; the member with ${(largeInbox / 2).toLocaleString('en-US')} unread is counted that far only.`,
           `Delivery: from sending the comment to the last socket receiving its new count. Panel: \`GET /api/notifications?limit=20\` ${pageReads} times for a member with ${largeInbox.toLocaleString('en-US')} stored notifications and for one with ${SMALL_INBOX.toLocaleString('en-US')} (half of each unread).`,
         ],
         figures: [

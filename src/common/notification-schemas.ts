@@ -45,5 +45,8 @@ export const UpdateNotificationPreferencesSchema = z.object({
 });
 export type UpdateNotificationPreferencesInput = z.infer<typeof UpdateNotificationPreferencesSchema>;
 
-/** The live unread count of a member: the one doc of the query `notifications` where userId == them, unread == true. */
+/**
+ * The live unread count of a member: the one doc of the query `notifications` where userId == them,
+ * unread == true. `count` stops at `UNREAD_COUNT_CAP` (that many or more).
+ */
 export type NotificationUnreadCount = { id: string; userId: string; unread: true; count: number };

@@ -46,7 +46,13 @@ export const notificationsQuery = (userId: string, limit: number = NOTIFICATIONS
   limit,
 });
 
-/** The live unread count of a member: one doc `{ id: userId, count }`. */
+/**
+ * Where the unread count stops: the bell shows "99+" from here on, and counting a backlog of thousands of
+ * unread notifications on every change would cost a read per change for nothing anyone sees.
+ */
+export const UNREAD_COUNT_CAP = 100;
+
+/** The live unread count of a member: one doc `{ id: userId, count }`, `count` at most `UNREAD_COUNT_CAP`. */
 export const unreadNotificationsCountQuery = (userId: string) => ({
   kind: 'query' as const,
   collection: 'notifications' as const,

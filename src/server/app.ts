@@ -109,6 +109,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
     bus,
     presence: services.presence,
     dueReminders: services.dueReminders,
+    notificationJobs: services.notificationJobs,
     notificationEmail: services.notificationEmail,
     projectViewers: services.projectViewers,
     mailer: services.mailer,
@@ -351,6 +352,7 @@ function registerLifecycle(
     bus: ChangeBus;
     presence: Services['presence'];
     dueReminders: Services['dueReminders'];
+    notificationJobs: Services['notificationJobs'];
     notificationEmail: Services['notificationEmail'];
     projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
@@ -369,6 +371,7 @@ function registerLifecycle(
   server.addHook('onReady', async () => {
     deps.presence.start();
     deps.dueReminders.start();
+    deps.notificationJobs.start();
     deps.notificationEmail?.start();
     deps.projectViewers.start();
     deps.storageSweeps.start();
@@ -378,6 +381,7 @@ function registerLifecycle(
     deps.stopLive();
     await deps.presence.stop();
     await deps.dueReminders.stop();
+    await deps.notificationJobs.stop();
     await deps.notificationEmail?.stop();
     await deps.projectViewers.stop();
     await deps.storageSweeps.stop();

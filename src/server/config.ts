@@ -241,6 +241,8 @@ export interface Config {
   digestHour: number;
   /** Safety sweep of the notification email outbox; new notifications wake it through the change bus. */
   notificationEmailIntervalMs: number;
+  /** Safety sweep of queued notifications that no instance ran (it stopped first); see NotificationJobs. */
+  notificationJobSweepMs: number;
   /**
    * Test only (NODE_ENV=test): a file holding an ISO time that the due-reminder clock reads instead of the
    * real time, so tests move a running server past midnight (decision 026). Ignored otherwise.
@@ -357,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dueReminderIntervalMs: values.DUE_REMINDER_INTERVAL_MS,
     digestHour: values.DIGEST_HOUR,
     notificationEmailIntervalMs: 60_000,
+    notificationJobSweepMs: 60_000,
     testClockFile: env.NODE_ENV === 'test' ? env.DOJO_TEST_CLOCK_FILE : undefined,
     liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
     liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,

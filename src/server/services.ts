@@ -15,6 +15,7 @@ import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { NotificationEmailOutbox } from './notifications/email-outbox';
+import { NotificationJobs } from './notifications/notification-jobs';
 import { NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
 import { ProjectViewersService } from './project-viewers/project-viewers-service';
@@ -64,6 +65,8 @@ export interface Services {
   presence: PresenceService;
   /** Started when the app is ready, stopped on close. */
   dueReminders: DueReminderScheduler;
+  /** Writes the notifications actions queued; started when the app is ready, stopped on close. */
+  notificationJobs: NotificationJobs;
   projectViewers: ProjectViewersService;
   auth: AuthService;
   users: UsersService;
@@ -142,6 +145,13 @@ export async function createServices({
     intervalMs: config.dueReminderIntervalMs,
     log,
   });
+  const notificationJobs = new NotificationJobs({
+    db,
+    changes: bus,
+    markCommits: database.markCommits,
+    sweepIntervalMs: config.notificationJobSweepMs,
+    log,
+  });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
   const notificationEmail = mailer
@@ -190,10 +200,11 @@ export async function createServices({
     appCheck: new HmacAppCheckTokens(db),
     presence,
     dueReminders,
+    notificationJobs,
     projectViewers,
     auth,
     users: new UsersService({ db }),
-    projects: new ProjectsService({ db: projectsDb ?? db, dialect, changes: bus }),
+    projects: new ProjectsService({ db: projectsDb ?? db, dialect, changes: bus, notificationJobs }),
     notifications: new NotificationsService({ db, changes: bus, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,

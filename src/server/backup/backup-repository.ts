@@ -27,6 +27,7 @@ export const EXPORTED_TABLES = [
   'notifications',
   'notification_preferences',
   'notification_emails',
+  'notification_jobs',
 ] as const satisfies readonly (keyof Database)[];
 type NotExported = Extract<keyof Database, 'storage_uploads' | 'project_viewers'>;
 type Unlisted = Exclude<keyof Database, (typeof EXPORTED_TABLES)[number] | NotExported>;

@@ -457,6 +457,16 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // Notifications of an action that tells many people, queued by its transaction and written right after
+    // its answer (docs/decisions/034-queued-notifications.md). A row lives until its notifications commit.
+    '0021_notification_jobs': {
+      async up(db: Kysely<unknown>) {
+        await addSequenceKey(db.schema.createTable('notification_jobs'))
+          .addColumn('drafts', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+      },
+    },
   };
 }
 

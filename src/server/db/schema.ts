@@ -163,6 +163,7 @@ export interface Database {
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   notification_emails: NotificationEmailsTable;
+  notification_jobs: NotificationJobsTable;
 }
 
 /** The notification email outbox (docs/decisions/029-notification-email.md). */
@@ -178,6 +179,14 @@ interface NotificationEmailsTable {
   claimed_until: string | null;
   attempts: Generated<number>;
   sent_at: string | null;
+}
+
+/** An action's notifications still to write (docs/decisions/034-queued-notifications.md). */
+interface NotificationJobsTable {
+  seq: Generated<number>;
+  /** The action's `NotificationDraft`s as JSON. */
+  drafts: string;
+  created_at: string;
 }
 
 /** One notification for one recipient (docs/decisions/025-notifications.md). */

@@ -13,6 +13,7 @@ import {
   type LiveTarget,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
+import { afterAnswers } from '../db/after-answers';
 import { AppError } from '../core/app-error';
 import type { Metrics } from '../core/metrics';
 import type { Change, ChangeBus } from './change-bus';
@@ -441,21 +442,11 @@ export class LiveHub {
     }
   }
 
-  /**
-   * Waits until the changes' commits are durable and the answers waiting for that same sync are
-   * written: a writer's answer leaves before the first frame of its fan-out. The request asks for its
-   * sync after publishing (its answer's onSend hook), hence the turn before waiting; a burst that no
-   * request made (presence, reminders) starts a sync of its own. A failed sync is the answer's to report:
-   * the changes are committed, so they still go out.
-   */
+  /** The changes' commits are durable and their writers' answers left (`afterAnswers`). */
   private async untilAnswered(durable: () => Promise<void>): Promise<void> {
-    await nextTurn();
-    try {
-      await durable();
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'live fan-out went on without a durable commit');
-    }
-    await nextTurn();
+    await afterAnswers(durable, (error) =>
+      this.deps.log.warn({ err: error }, 'live fan-out went on without a durable commit'),
+    );
     this.sliceStartedAt = performance.now();
   }
 

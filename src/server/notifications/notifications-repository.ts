@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import type { Notification, NotificationKind, NotificationPreference } from '../../common';
 import type { Database, NotificationsTable } from '../db/schema';
 
@@ -23,6 +23,37 @@ export async function insertNotifications(db: Kysely<Database>, rows: Notificati
       .values(rows.slice(start, start + INSERT_BATCH))
       .execute();
   }
+}
+
+/** Queues an action's notifications (their drafts as JSON) inside the action's transaction. */
+export async function insertNotificationJob(
+  db: Kysely<Database>,
+  job: { drafts: string; createdAt: string },
+): Promise<void> {
+  await db
+    .insertInto('notification_jobs')
+    .values({ drafts: job.drafts, created_at: job.createdAt })
+    .execute();
+}
+
+/** The oldest queued jobs' keys, oldest first. */
+export async function pendingNotificationJobs(db: Kysely<Database>, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('notification_jobs').select('seq').orderBy('seq').limit(limit).execute();
+  return rows.map((row) => Number(row.seq));
+}
+
+/**
+ * Removes a queued job and returns its drafts, or undefined when it is gone: another instance took it. Run
+ * inside the transaction that writes its notifications, so a job is written exactly once (on PostgreSQL a
+ * second taker waits on the row until the first commits, then finds nothing).
+ */
+export async function takeNotificationJob(db: Kysely<Database>, seq: number): Promise<string | undefined> {
+  const row = await db
+    .deleteFrom('notification_jobs')
+    .where('seq', '=', seq)
+    .returning('drafts')
+    .executeTakeFirst();
+  return row?.drafts;
 }
 
 /** Of these users, the ones who may be told anything: they exist and are active. */
@@ -126,13 +157,14 @@ export async function findNotificationSeq(
   return row ? Number(row.seq) : null;
 }
 
-/** Unread rows only, so the partial index `notifications_user_unread` answers it. */
-export async function countUnread(db: Kysely<Database>, userId: string): Promise<number> {
+/**
+ * A member's unread notifications, counted up to `cap`: unread rows only, so the partial index
+ * `notifications_user_unread` answers it, and no further than the bell shows.
+ */
+export async function countUnread(db: Kysely<Database>, userId: string, cap: number): Promise<number> {
   const row = await db
-    .selectFrom('notifications')
+    .selectFrom((eb) => unreadOf(eb, userId, cap).as('unread'))
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-    .where('user_id', '=', userId)
-    .where('read_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -141,23 +173,47 @@ export async function countUnread(db: Kysely<Database>, userId: string): Promise
 const COUNT_BATCH = 500;
 
 /**
- * The unread counts of many members in one grouped read per 500 (the partial index answers each); a
- * member without unread notifications is absent from the map.
+ * The unread counts of many members, each up to `cap`, in one read per 500; a member without unread
+ * notifications is absent from the map.
  */
-export async function countUnreadOf(db: Kysely<Database>, userIds: string[]): Promise<Map<string, number>> {
+export async function countUnreadOf(
+  db: Kysely<Database>,
+  userIds: string[],
+  cap: number,
+): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (let start = 0; start < userIds.length; start += COUNT_BATCH) {
     const rows = await db
-      .selectFrom('notifications')
-      .select(['user_id', (eb) => eb.fn.countAll<number | string | bigint>().as('count')])
-      .where('user_id', 'in', userIds.slice(start, start + COUNT_BATCH))
-      .where('read_at', 'is', null)
-      .groupBy('user_id')
+      .selectFrom('users')
+      .select((eb) => [
+        'users.id',
+        eb
+          .selectFrom(unreadOf(eb, eb.ref('users.id'), cap).as('unread'))
+          .select((inner) => inner.fn.countAll<number | string | bigint>().as('count'))
+          .as('count'),
+      ])
+      .where('users.id', 'in', userIds.slice(start, start + COUNT_BATCH))
       .execute();
-    for (const row of rows) counts.set(row.user_id, Number(row.count));
+    for (const row of rows) {
+      const count = Number(row.count ?? 0);
+      if (count > 0) counts.set(row.id, count);
+    }
   }
   return counts;
 }
+
+/** At most `cap` of a member's unread notifications (the member as a value or as a column of the outer query). */
+const unreadOf = (
+  eb: ExpressionBuilder<Database, keyof Database>,
+  userId: string | Expression<string>,
+  cap: number,
+) =>
+  eb
+    .selectFrom('notifications')
+    .select('notifications.seq')
+    .where('notifications.user_id', '=', userId)
+    .where('notifications.read_at', 'is', null)
+    .limit(cap);
 
 /** Marks one of the member's notifications read; 'missing' when it is not theirs or not there. */
 export async function markNotificationRead(

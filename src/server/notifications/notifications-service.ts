@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   NOTIFICATION_KINDS,
+  UNREAD_COUNT_CAP,
   defaultNotificationPreference,
   messages,
   type Notification,
@@ -21,6 +22,7 @@ import {
   countUnreadOf,
   findNotificationSeq,
   inAppOptOutsOf,
+  insertNotificationJob,
   insertNotifications,
   listNotifications,
   markAllNotificationsRead,
@@ -40,29 +42,62 @@ export interface NotificationDraft {
 }
 
 /**
- * Inserts, inside the caller's transaction, the notifications an action causes: one multi-row insert, the
- * actor left out, each user told once (the first draft naming them wins, e.g. a mention over 'commented'),
- * and only kinds the user keeps on in the app. Returns the changes to publish once that transaction
- * committed: one per recipient (`notificationChanges`).
+ * Up to this many recipients, an action's notifications are written in its own transaction; more are
+ * queued there and written right after its answer (docs/decisions/034-queued-notifications.md). An action
+ * through the API tells at most a project's assignees and creator plus whom its comment mentions.
  */
-export async function insertNotificationsFor(
-  trx: Kysely<Database>,
-  drafts: NotificationDraft[],
-): Promise<Change[]> {
-  const kindOf = new Map<string, NotificationDraft>();
+export const INLINE_RECIPIENTS_MAX = 100;
+
+/** What an action's notifications left to do once its transaction committed. */
+export interface Notified {
+  /** To publish after the commit: the bells of those already told. */
+  changes: Change[];
+  /** A job was queued: hand it to `NotificationJobs.queued()` after the commit. */
+  queued: boolean;
+}
+
+/**
+ * The notifications an action causes, inside its transaction: the actor left out, each user told once
+ * (the first draft naming them wins, e.g. a mention over 'commented'). Few recipients are written at once;
+ * many are queued as one job, so the action's answer does not wait for a thousand rows.
+ */
+export async function notifyWithin(trx: Kysely<Database>, drafts: NotificationDraft[]): Promise<Notified> {
+  const recipients = recipientsOf(drafts);
+  if (recipients.size === 0) return { changes: [], queued: false };
+  if (recipients.size > INLINE_RECIPIENTS_MAX) {
+    await insertNotificationJob(trx, { drafts: JSON.stringify(drafts), createdAt: nowIso() });
+    return { changes: [], queued: true };
+  }
+  return { changes: await writeNotifications(trx, recipients), queued: false };
+}
+
+/** Who is told, and by which draft: the actor never, each user once, the first draft naming them wins. */
+export function recipientsOf(drafts: readonly NotificationDraft[]): Map<string, NotificationDraft> {
+  const draftOf = new Map<string, NotificationDraft>();
   for (const draft of drafts) {
     for (const userId of draft.recipientIds) {
-      if (userId !== draft.actorId && !kindOf.has(userId)) kindOf.set(userId, draft);
+      if (userId !== draft.actorId && !draftOf.has(userId)) draftOf.set(userId, draft);
     }
   }
-  if (kindOf.size === 0) return [];
+  return draftOf;
+}
+
+/**
+ * Inserts the notifications of these recipients in one multi-row insert, leaving out the kinds a user
+ * turned off in the app. Returns the changes to publish once the transaction committed: one per recipient.
+ */
+export async function writeNotifications(
+  trx: Kysely<Database>,
+  recipients: Map<string, NotificationDraft>,
+): Promise<Change[]> {
+  if (recipients.size === 0) return [];
   const optOuts = await inAppOptOutsOf(
     trx,
-    [...kindOf.keys()],
-    [...new Set(drafts.map((draft) => draft.kind))],
+    [...recipients.keys()],
+    [...new Set([...recipients.values()].map((draft) => draft.kind))],
   );
   const createdAt = nowIso();
-  const told = [...kindOf].filter(([userId, draft]) => !optOuts.has(`${userId}:${draft.kind}`));
+  const told = [...recipients].filter(([userId, draft]) => !optOuts.has(`${userId}:${draft.kind}`));
   const ids = newIds(told.length);
   const rows = told.map(([userId, draft], index) => ({
     id: ids[index] ?? newId(),
@@ -114,12 +149,17 @@ export class NotificationsService {
   }
 
   async unreadCount(userId: string): Promise<NotificationUnreadCount> {
-    return { id: userId, userId, unread: true, count: await countUnread(this.deps.db, userId) };
+    return {
+      id: userId,
+      userId,
+      unread: true,
+      count: await countUnread(this.deps.db, userId, UNREAD_COUNT_CAP),
+    };
   }
 
   /** The unread counts of many members with one read, in the order asked (1,000 bells after one comment). */
   async unreadCounts(userIds: string[]): Promise<NotificationUnreadCount[]> {
-    const counts = await countUnreadOf(this.deps.db, [...new Set(userIds)]);
+    const counts = await countUnreadOf(this.deps.db, [...new Set(userIds)], UNREAD_COUNT_CAP);
     return userIds.map((userId) => ({ id: userId, userId, unread: true, count: counts.get(userId) ?? 0 }));
   }
 

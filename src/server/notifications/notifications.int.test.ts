@@ -3,11 +3,14 @@ import {
   mentionToken,
   messages,
   notificationsQuery,
+  UNREAD_COUNT_CAP,
   unreadNotificationsCountQuery,
   type Notification,
   type NotificationUnreadCount,
   type Project,
 } from '../../common';
+import { openServerDatabase } from '../../../test/support/test-database';
+import { countUnreadOf } from './notifications-repository';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import {
   errorOf,
@@ -280,6 +283,53 @@ describe('live', () => {
       [bob, cyd, dee].forEach((user, index) => expect(bells[index]?.docs?.[0]?.userId).toBe(user.user.uid));
     } finally {
       for (const bell of bells) bell.unsubscribe();
+    }
+  });
+
+  it('counts a backlog of unread notifications only as far as the bell shows', async () => {
+    for (const user of [bob, dee]) await user.client.notifications.markAllRead();
+    const project = await createProject(ada, 'Backlog', [bob, dee]);
+    const database = await openServerDatabase(server);
+    const countIs = (count: number) => (docs: NotificationUnreadCount[]) => docs[0]?.count === count;
+    const bells: LiveRecorder<NotificationUnreadCount>[] = [];
+    try {
+      // More unread than the bell counts, written as a long absence would leave them.
+      const now = new Date().toISOString();
+      await database.db
+        .insertInto('notifications')
+        .values(
+          Array.from({ length: UNREAD_COUNT_CAP + 50 }, (_, n) => ({
+            id: `backlog-${project.id}-${n}`,
+            user_id: dee.user.uid,
+            kind: 'project_edited',
+            project_id: project.id,
+            actor_id: ada.user.uid,
+            created_at: now,
+          })),
+        )
+        .execute();
+      const [bobBell, deeBell] = [bob, dee].map((user) => {
+        const bell = new LiveRecorder<NotificationUnreadCount>(
+          user.client,
+          unreadNotificationsCountQuery(user.user.uid),
+        );
+        bells.push(bell);
+        return bell;
+      }) as [LiveRecorder<NotificationUnreadCount>, LiveRecorder<NotificationUnreadCount>];
+      await bobBell.until(countIs(1), 10_000, 'Bob: assigned');
+      await deeBell.until(countIs(UNREAD_COUNT_CAP), 10_000, 'Dee: the cap, read alone');
+
+      // A comment re-reads both bells in one grouped count, capped alike.
+      await ada.client.projects.addComment(project.id, { content: 'And one more' });
+      await bobBell.until(countIs(2), 10_000, 'Bob: one more');
+      const counts = await countUnreadOf(database.db, [bob.user.uid, dee.user.uid], UNREAD_COUNT_CAP);
+      expect(Object.fromEntries(counts)).toEqual({ [bob.user.uid]: 2, [dee.user.uid]: UNREAD_COUNT_CAP });
+
+      await dee.client.notifications.markAllRead();
+      await deeBell.until(countIs(0), 10_000, 'Dee: all read');
+    } finally {
+      for (const bell of bells) bell.unsubscribe();
+      await database.close();
     }
   });
 });

@@ -19,7 +19,8 @@ import type { Viewer } from '../auth/viewer';
 import type { Database, DialectName } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
-import { insertNotificationsFor } from '../notifications/notifications-service';
+import type { NotificationJobs } from '../notifications/notification-jobs';
+import { notifyWithin, type Notified } from '../notifications/notifications-service';
 import { forbidden, invalidArgument, notFound } from '../core/app-error';
 import { newId } from '../core/ids';
 import { nowIso } from '../core/time';
@@ -59,7 +60,14 @@ export class ProjectsService {
   private readonly listCache: ReturnType<typeof createProjectListCache>;
   private readonly projectCache: ReturnType<typeof createProjectCache>;
 
-  constructor(private readonly deps: { db: Kysely<Database>; dialect: DialectName; changes: ChangeBus }) {
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      dialect: DialectName;
+      changes: ChangeBus;
+      notificationJobs: Pick<NotificationJobs, 'queued'>;
+    },
+  ) {
     this.listCache = createProjectListCache(deps.changes);
     this.projectCache = createProjectCache(deps.changes);
   }
@@ -150,7 +158,11 @@ export class ProjectsService {
     const { db, changes } = this.deps;
     const id = newId();
     const createdAt = nowIso();
-    const { known: assignees, unpublished } = await db.transaction().execute(async (trx) => {
+    const {
+      known: assignees,
+      unpublished,
+      notified,
+    } = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
@@ -169,17 +181,17 @@ export class ProjectsService {
         },
         input.assignedUserIds,
       );
-      const notified = await insertNotificationsFor(trx, [
+      const notified = await notifyWithin(trx, [
         { kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid },
       ]);
       const unpublished = await changes.publishAtCommit(trx, [
         { collection: 'projects', id, after: filterableFields({ ...input, createdAt }) },
-        ...notified,
+        ...notified.changes,
       ]);
-      return { known, unpublished };
+      return { known, unpublished, notified };
     });
     this.listCache.clear();
-    await changes.publish(unpublished);
+    await this.publish(unpublished, notified);
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
@@ -211,7 +223,7 @@ export class ProjectsService {
       throw forbidden(messages.onlyCreatorEdits);
     }
     const updatedAt = nowIso();
-    const unpublished = await db.transaction().execute(async (trx) => {
+    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       // Someone deactivated after being assigned may stay on it; only new assignees must be active.
       const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
@@ -234,7 +246,7 @@ export class ProjectsService {
       if (!written) throw new AppError('conflict', messages.projectChanged);
       const previousAssignees = new Set(existing.assignedUserIds);
       // Someone newly assigned hears 'assigned' (the first draft naming them wins), everyone else on it 'edited'.
-      const notified = await insertNotificationsFor(trx, [
+      const notified = await notifyWithin(trx, [
         {
           kind: 'assigned',
           recipientIds: input.assignedUserIds.filter((userId) => !previousAssignees.has(userId)),
@@ -248,14 +260,15 @@ export class ProjectsService {
           actorId: viewer.uid,
         },
       ]);
-      return changes.publishAtCommit(trx, [
+      const unpublished = await changes.publishAtCommit(trx, [
         { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
-        ...notified,
+        ...notified.changes,
       ]);
+      return { unpublished, notified };
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await changes.publish(unpublished);
+    await this.publish(unpublished, notified);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -270,20 +283,21 @@ export class ProjectsService {
     const project = await findProjectRow(db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    const unpublished = await db.transaction().execute(async (trx) => {
+    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
       if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
         throw notFound(messages.projectNotFound);
       const notified = await this.notifyMembers(trx, viewer, id, 'project_completed');
       // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
-      return this.deps.changes.publishAtCommit(trx, [
+      const unpublished = await this.deps.changes.publishAtCommit(trx, [
         { collection: 'projects', id, after: null },
         { collection: 'comments', id, after: { projectId: id } },
-        ...notified,
+        ...notified.changes,
       ]);
+      return { unpublished, notified };
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await this.deps.changes.publish(unpublished);
+    await this.publish(unpublished, notified);
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
@@ -305,18 +319,19 @@ export class ProjectsService {
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorReopens);
     }
-    const unpublished = await db.transaction().execute(async (trx) => {
+    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
       if (!(await reopenProject(trx, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
       const notified = await this.notifyMembers(trx, viewer, id, 'project_reopened');
-      return changes.publishAtCommit(trx, [
+      const unpublished = await changes.publishAtCommit(trx, [
         { collection: 'projects', id, after: filterableFields(completed) },
         { collection: 'comments', id, after: { projectId: id } },
-        ...notified,
+        ...notified.changes,
       ]);
+      return { unpublished, notified };
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await changes.publish(unpublished);
+    await this.publish(unpublished, notified);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -348,16 +363,22 @@ export class ProjectsService {
     viewer: Viewer,
     projectId: string,
     kind: 'project_completed' | 'project_reopened',
-  ): Promise<Change[]> {
+  ): Promise<Notified> {
     const recipientIds = await activeProjectMembersOf(trx, projectId);
-    return insertNotificationsFor(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
+    return notifyWithin(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
+  }
+
+  /** After a write's commit: its changes go out, and the notifications it queued are handed on. */
+  private async publish(unpublished: Change[], notified: Notified): Promise<void> {
+    await this.deps.changes.publish(unpublished);
+    if (notified.queued) this.deps.notificationJobs.queued();
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
   async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
     const comment = { id: newId(), createdAt: nowIso() };
     const { changes } = this.deps;
-    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
+    const { unpublished, notified } = await this.deps.db.transaction().execute(async (trx) => {
       const added = await insertCommentIfProjectExists(trx, {
         id: comment.id,
         projectId,
@@ -369,7 +390,7 @@ export class ProjectsService {
       const mentioned = mentionedUserIds(input.content);
       const active = await activeUserIdsOf(trx, mentioned);
       // A mention wins over 'commented': drafts earlier in the list take a user first.
-      const notified = await insertNotificationsFor(trx, [
+      const notified = await notifyWithin(trx, [
         {
           kind: 'mentioned',
           recipientIds: mentioned.filter((userId) => active.has(userId)),
@@ -386,12 +407,13 @@ export class ProjectsService {
         },
       ]);
       // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
-      return changes.publishAtCommit(trx, [
+      const unpublished = await changes.publishAtCommit(trx, [
         { collection: 'comments', id: comment.id, after: { projectId } },
-        ...notified,
+        ...notified.changes,
       ]);
+      return { unpublished, notified };
     });
-    await changes.publish(unpublished);
+    await this.publish(unpublished, notified);
     return {
       id: comment.id,
       projectId,

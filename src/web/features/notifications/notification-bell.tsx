@@ -1,5 +1,9 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { unreadNotificationsCountQuery, type NotificationUnreadCount } from '../../../common';
+import {
+  UNREAD_COUNT_CAP,
+  unreadNotificationsCountQuery,
+  type NotificationUnreadCount,
+} from '../../../common';
 import { useLiveQuery } from '../../hooks/use-live-query';
 import './notifications.css';
 
@@ -20,7 +24,7 @@ export function NotificationBell({ userId }: { userId: string }) {
     ? 'Notifications, unread count unavailable'
     : count.isPending
       ? 'Notifications'
-      : `Notifications, ${unread} unread`;
+      : `Notifications, ${unread >= UNREAD_COUNT_CAP ? `more than ${UNREAD_COUNT_CAP - 1}` : unread} unread`;
 
   const close = (returnFocus: boolean) => {
     setOpen(false);
@@ -60,7 +64,7 @@ export function NotificationBell({ userId }: { userId: string }) {
         <BellIcon />
         {unread > 0 && (
           <span className="notification-bell-count" aria-hidden="true">
-            {unread > 99 ? '99+' : unread}
+            {unread >= UNREAD_COUNT_CAP ? `${UNREAD_COUNT_CAP - 1}+` : unread}
           </span>
         )}
       </button>
