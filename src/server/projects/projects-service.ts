@@ -157,6 +157,7 @@ export class ProjectsService {
       }
       await insertProject(
         trx,
+        this.deps.dialect,
         {
           id,
           name: input.name,
