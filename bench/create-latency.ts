@@ -105,6 +105,7 @@ async function postgresCreates(
   latencies: number[][];
   walSyncsPerCreate: number[];
   commitsPerCreate: number[];
+  connectionsPerRun: number[];
   statementsPerCreate: number;
 }> {
   const cluster = await startPostgresCluster({ durable: true });
@@ -126,15 +127,20 @@ async function postgresCreates(
       await stats.connect();
       // Cluster-wide WAL syncs (the WAL writer's too) and this database's commits: what each create costs.
       const counters = async () => {
-        const { rows } = await stats.query<{ syncs: string; commits: string }>(
-          'select (select wal_sync from pg_stat_wal) as syncs, ' +
-            '(select xact_commit from pg_stat_database where datname = current_database()) as commits',
+        const { rows } = await stats.query<{ syncs: string; commits: string; sessions: string }>(
+          'select (select wal_sync from pg_stat_wal) as syncs, xact_commit as commits, sessions ' +
+            'from pg_stat_database where datname = current_database()',
         );
-        return { syncs: Number(rows[0]?.syncs), commits: Number(rows[0]?.commits) };
+        return {
+          syncs: Number(rows[0]?.syncs),
+          commits: Number(rows[0]?.commits),
+          sessions: Number(rows[0]?.sessions),
+        };
       };
       const results: number[][] = [];
       const walSyncsPerCreate: number[] = [];
       const commitsPerCreate: number[] = [];
+      const connectionsPerRun: number[] = [];
       try {
         // The warm-up's statistics too, or the first run counts them as its own (≈ 0.27 commits and 0.1
         // WAL syncs per create more than the other runs).
@@ -149,10 +155,12 @@ async function postgresCreates(
           results.push(latencies);
           walSyncsPerCreate.push((after.syncs - before.syncs) / CREATES);
           commitsPerCreate.push((after.commits - before.commits) / CREATES);
+          connectionsPerRun.push(after.sessions - before.sessions);
           log(
             `PostgreSQL run ${run + 1}: p50 ${fmt(percentile(latencies, 50), 2)} ms, ` +
               `p99 ${fmt(percentile(latencies, 99), 2)} ms, ` +
-              `${fmt(walSyncsPerCreate.at(-1) ?? 0, 2)} WAL syncs and ${fmt(commitsPerCreate.at(-1) ?? 0, 2)} commits per create`,
+              `${fmt(walSyncsPerCreate.at(-1) ?? 0, 2)} WAL syncs and ${fmt(commitsPerCreate.at(-1) ?? 0, 2)} commits per create, ` +
+              `${connectionsPerRun.at(-1) ?? 0} connections opened`,
           );
         }
       } finally {
@@ -163,7 +171,13 @@ async function postgresCreates(
         sequentialCreates(server.url, session, assignees, count, 300),
       );
       log(`PostgreSQL: ${fmt(statements, 2)} statements (round trips) per create`);
-      return { latencies: results, walSyncsPerCreate, commitsPerCreate, statementsPerCreate: statements };
+      return {
+        latencies: results,
+        walSyncsPerCreate,
+        commitsPerCreate,
+        connectionsPerRun,
+        statementsPerCreate: statements,
+      };
     } finally {
       await server.stop();
     }
@@ -266,6 +280,13 @@ export const createLatency: Benchmark = {
             '',
             postgres.commitsPerCreate,
             2,
+          ),
+          figure(
+            'create.postgres.connections',
+            'PostgreSQL: connections the server opened per run (each run starts after 11 s without requests)',
+            '',
+            postgres.connectionsPerRun,
+            0,
           ),
           figure(
             'create.postgres.statements',
