@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { startPostgresCluster } from '../test/support/postgres-cluster';
+import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster';
 import { httpRequest, signUpMany, type Session } from './lib/clients';
 import { projectInput } from './lib/data';
 import { Random } from './lib/random';
@@ -65,12 +65,49 @@ async function diskSyncLatencies(dir: string, count: number): Promise<number[]> 
  */
 const waitForStatsFlush = () => new Promise((resolve) => setTimeout(resolve, 11_000));
 
+const COUNTED_CREATES = 20;
+
+/**
+ * Statements the server sends PostgreSQL per create, each one round trip (node-postgres sends one at a
+ * time): PostgreSQL logs every statement while `log_statement` is `all`, and the lines the counted creates
+ * add to the cluster's log are counted. A backend takes up a new setting only between two statements, so
+ * creates made first let every pooled connection take it up before counting starts.
+ */
+async function statementsPerCreate(
+  cluster: PostgresCluster,
+  create: (count: number) => Promise<unknown>,
+): Promise<number> {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  const logFile = path.join(cluster.dir, 'postgres.log');
+  try {
+    await admin.query("alter system set log_statement = 'all'");
+    await admin.query('select pg_reload_conf()');
+    await create(COUNTED_CREATES);
+    const from = (await fsp.stat(logFile)).size;
+    await create(COUNTED_CREATES);
+    const logged = (await fsp.readFile(logFile)).subarray(from).toString('utf8');
+    const statements = logged.match(/LOG: {2}(statement|execute [^:]*):/g)?.length ?? 0;
+    return statements / COUNTED_CREATES;
+  } finally {
+    await admin.query('alter system reset log_statement');
+    await admin.query('select pg_reload_conf()');
+    await admin.end();
+  }
+}
+
 /** The same creates against one server on a PostgreSQL cluster with the stock durability settings. */
 async function postgresCreates(
   tmpDir: string,
   runs: number,
   log: (line: string) => void,
-): Promise<{ latencies: number[][]; walSyncsPerCreate: number[]; commitsPerCreate: number[] }> {
+): Promise<{
+  latencies: number[][];
+  walSyncsPerCreate: number[];
+  commitsPerCreate: number[];
+  connectionsPerRun: number[];
+  statementsPerCreate: number;
+}> {
   const cluster = await startPostgresCluster({ durable: true });
   try {
     const admin = new pg.Client({ connectionString: cluster.url });
@@ -90,16 +127,24 @@ async function postgresCreates(
       await stats.connect();
       // Cluster-wide WAL syncs (the WAL writer's too) and this database's commits: what each create costs.
       const counters = async () => {
-        const { rows } = await stats.query<{ syncs: string; commits: string }>(
-          'select (select wal_sync from pg_stat_wal) as syncs, ' +
-            '(select xact_commit from pg_stat_database where datname = current_database()) as commits',
+        const { rows } = await stats.query<{ syncs: string; commits: string; sessions: string }>(
+          'select (select wal_sync from pg_stat_wal) as syncs, xact_commit as commits, sessions ' +
+            'from pg_stat_database where datname = current_database()',
         );
-        return { syncs: Number(rows[0]?.syncs), commits: Number(rows[0]?.commits) };
+        return {
+          syncs: Number(rows[0]?.syncs),
+          commits: Number(rows[0]?.commits),
+          sessions: Number(rows[0]?.sessions),
+        };
       };
       const results: number[][] = [];
       const walSyncsPerCreate: number[] = [];
       const commitsPerCreate: number[] = [];
+      const connectionsPerRun: number[] = [];
       try {
+        // The warm-up's statistics too, or the first run counts them as its own (≈ 0.27 commits and 0.1
+        // WAL syncs per create more than the other runs).
+        await waitForStatsFlush();
         for (let run = 0; run < runs; run += 1) {
           await stats.query('select pg_stat_clear_snapshot()');
           const before = await counters();
@@ -110,16 +155,29 @@ async function postgresCreates(
           results.push(latencies);
           walSyncsPerCreate.push((after.syncs - before.syncs) / CREATES);
           commitsPerCreate.push((after.commits - before.commits) / CREATES);
+          connectionsPerRun.push(after.sessions - before.sessions);
           log(
             `PostgreSQL run ${run + 1}: p50 ${fmt(percentile(latencies, 50), 2)} ms, ` +
               `p99 ${fmt(percentile(latencies, 99), 2)} ms, ` +
-              `${fmt(walSyncsPerCreate.at(-1) ?? 0, 2)} WAL syncs and ${fmt(commitsPerCreate.at(-1) ?? 0, 2)} commits per create`,
+              `${fmt(walSyncsPerCreate.at(-1) ?? 0, 2)} WAL syncs and ${fmt(commitsPerCreate.at(-1) ?? 0, 2)} commits per create, ` +
+              `${connectionsPerRun.at(-1) ?? 0} connections opened`,
           );
         }
       } finally {
         await stats.end();
       }
-      return { latencies: results, walSyncsPerCreate, commitsPerCreate };
+      // After the timed runs: logging every statement would slow them.
+      const statements = await statementsPerCreate(cluster, (count) =>
+        sequentialCreates(server.url, session, assignees, count, 300),
+      );
+      log(`PostgreSQL: ${fmt(statements, 2)} statements (round trips) per create`);
+      return {
+        latencies: results,
+        walSyncsPerCreate,
+        commitsPerCreate,
+        connectionsPerRun,
+        statementsPerCreate: statements,
+      };
     } finally {
       await server.stop();
     }
@@ -158,7 +216,10 @@ export const createLatency: Benchmark = {
             `cookie, realistic bodies (1–4 assignees); ${WARM_UP} warm-up creates first. SQLite, 1,000 projects ` +
             'already there, no live subscribers. Latency is measured in the client: request written → answer read.',
           'PostgreSQL: the same on a throwaway cluster with the stock durability settings (fsync, ' +
-            'synchronous_commit and full_page_writes on): every answer waits for PostgreSQL’s own commit flush.',
+            'synchronous_commit and full_page_writes on): every answer waits for PostgreSQL’s own commit flush. ' +
+            'WAL syncs and commits per create are counted from `pg_stat_wal` and `pg_stat_database` around each ' +
+            `run; statements per create (each one round trip) from PostgreSQL's log with \`log_statement = all\`, ` +
+            `over ${COUNTED_CREATES} creates after the timed runs.`,
           'Every answer waits until its commit is on disk: one `fdatasync` of the WAL off the event loop, shared by ' +
             'concurrent writes (docs/decisions/014-durability.md). “disk sync” is that cost alone on the data ' +
             `dir's disk (${CREATES} × write 4 KiB + fdatasync after each run): the floor under a create's latency.`,
@@ -218,6 +279,20 @@ export const createLatency: Benchmark = {
             'PostgreSQL: commits per create',
             '',
             postgres.commitsPerCreate,
+            2,
+          ),
+          figure(
+            'create.postgres.connections',
+            'PostgreSQL: connections the server opened per run (each run starts after 11 s without requests)',
+            '',
+            postgres.connectionsPerRun,
+            0,
+          ),
+          figure(
+            'create.postgres.statements',
+            'PostgreSQL: statements (round trips) per create',
+            '',
+            [postgres.statementsPerCreate],
             2,
           ),
           figure(

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
-import type { Database, ProjectsTable } from '../db/schema';
+import type { Database, DialectName, ProjectsTable } from '../db/schema';
 
 type ProjectRow = Selectable<ProjectsTable>;
 
@@ -132,17 +132,33 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
   return project ?? null;
 }
 
-/** A new project and its assignees, in the order given; run it inside the caller's transaction. */
+/**
+ * A new project and its assignees, in the order given; run it inside the caller's transaction. On
+ * PostgreSQL one statement writes both (the project in a `with`), one round trip less on the create's
+ * path: the assignees' foreign key is checked at the end of the statement, when the project is there.
+ * SQLite allows no write in a `with`, and a statement there costs no round trip.
+ */
 export async function insertProject(
   db: Kysely<Database>,
+  dialect: DialectName,
   row: Insertable<ProjectsTable>,
   assigneeIds: readonly string[],
 ): Promise<void> {
+  const assignees = assigneeIds.map((userId, position) => ({
+    project_id: row.id,
+    user_id: userId,
+    position,
+  }));
+  if (dialect === 'postgres') {
+    await db
+      .with('project', (withDb) => withDb.insertInto('projects').values(row))
+      .insertInto('project_assignees')
+      .values(assignees)
+      .execute();
+    return;
+  }
   await db.insertInto('projects').values(row).execute();
-  await db
-    .insertInto('project_assignees')
-    .values(assigneeIds.map((userId, position) => ({ project_id: row.id, user_id: userId, position })))
-    .execute();
+  await db.insertInto('project_assignees').values(assignees).execute();
 }
 
 /**

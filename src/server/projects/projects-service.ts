@@ -169,6 +169,7 @@ export class ProjectsService {
       }
       await insertProject(
         trx,
+        this.deps.dialect,
         {
           id,
           name: input.name,

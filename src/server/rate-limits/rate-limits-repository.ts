@@ -16,6 +16,19 @@ const databaseNowMs: Record<DialectName, RawBuilder<number>> = {
 };
 
 /**
+ * A counter is no data anyone was promised, so on PostgreSQL its commit does not wait for the WAL to reach
+ * the disk: the upsert, a statement of its own and so a transaction of its own, turns `synchronous_commit`
+ * off for that transaction (`set_config(…, true)` lasts until the commit, which comes right after the
+ * statement). Every counted write would otherwise pay a second disk sync before its own, and a
+ * `begin` / `set local` / `commit` around the upsert cost three more round trips
+ * (docs/decisions/033-list-json-and-one-sync-per-write.md). A crash loses at most the counts of the last
+ * moments (PostgreSQL's WAL writer flushes within 200 ms by default): those windows restart a little lower.
+ * On SQLite only the per-account login limit counts here, and a login waits for its password hash far
+ * longer than for a sync.
+ */
+const commitWithoutWaitingForDisk = sql<string>`set_config('synchronous_commit', 'off', true)`;
+
+/**
  * Fixed-window counters in the `rate_limits` table, shared by every instance on one database
  * (docs/decisions/009-shared-rate-limits.md): the shared store of @fastify/rate-limit and the per-account
  * login limit both count here.
@@ -29,42 +42,28 @@ export class RateLimitCounters {
   }
 
   /**
-   * Adds one to the key's count in its running window, or starts a window at 1. One atomic upsert:
-   * concurrent requests on any instance each get their own count. `ttl` is what is left of the window (ms).
+   * Adds one to the key's count in its running window, or starts a window at 1. One atomic upsert, one
+   * statement and so one round trip: concurrent requests on any instance each get their own count. `ttl`
+   * is what is left of the window (ms).
    */
   async increment(key: string, windowMs: number): Promise<{ count: number; ttl: number }> {
     const { now } = this;
-    const row = await this.withoutWaitingForDisk((db) =>
-      db
-        .insertInto('rate_limits')
-        .values({ key, count: 1, reset_at: sql<number>`${now} + ${windowMs}` })
-        .onConflict((conflict) =>
-          conflict.column('key').doUpdateSet({
-            count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
-            reset_at: sql<number>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
-          }),
-        )
-        .returning(['count', sql<number>`reset_at - ${now}`.as('ttl')])
-        .executeTakeFirstOrThrow(),
-    );
+    const row = await this.deps.db
+      .insertInto('rate_limits')
+      .values({ key, count: 1, reset_at: sql<number>`${now} + ${windowMs}` })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({
+          count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
+          reset_at: sql<number>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
+        }),
+      )
+      .returning(['count', sql<number>`reset_at - ${now}`.as('ttl')])
+      .$if(this.deps.dialect === 'postgres', (query) =>
+        query.returning(commitWithoutWaitingForDisk.as('synchronous_commit')),
+      )
+      .executeTakeFirstOrThrow();
     await this.sweepWhenDue();
     return { count: Number(row.count), ttl: Number(row.ttl) };
-  }
-
-  /**
-   * A counter is no data anyone was promised, so on PostgreSQL its commit does not wait for the WAL to
-   * reach the disk (`synchronous_commit` off for this transaction only): every counted write would
-   * otherwise pay a second disk sync before its own. A crash loses at most the counts of the last
-   * moments (PostgreSQL's WAL writer flushes within 200 ms by default): those windows restart a little
-   * lower (docs/decisions/033-list-json-and-one-sync-per-write.md). On SQLite only the per-account login
-   * limit counts here, and a login waits for its password hash far longer than for a sync.
-   */
-  private withoutWaitingForDisk<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    if (this.deps.dialect !== 'postgres') return work(this.deps.db);
-    return this.deps.db.transaction().execute(async (trx) => {
-      await sql`set local synchronous_commit = off`.execute(trx);
-      return work(trx);
-    });
   }
 
   /** Takes one back from the key's running window (a counted attempt that turned out not to count). */
