@@ -161,11 +161,13 @@ export const GAPS: Record<string, string> = {
     'semi-spaces would save 6 MiB but slowed the create line in smoke runs.',
   'memory-served':
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
-    '(≤ 10,000 entries), the list body cache (≤ 4 MiB), SQLite’s page cache (16 MiB per connection as ' +
-    'better-sqlite3 builds SQLite) and the freed megabytes of the list bodies SQLite writes, which glibc ' +
-    'keeps. A fixed malloc mmap threshold gave them back (133 → 103 MiB) but cost the uncached list and ' +
-    'the fan-out lines, so it is not kept (docs/decisions/030-idle-footprint-cuts.md, addendum). The WAL ' +
-    'checkpoint thread retires 10 s after the last write, before the reading.',
+    '(≤ 10,000 entries), and the freed megabytes of the list bodies SQLite writes, which glibc keeps where ' +
+    'later allocations sit above them. Since the second addendum of docs/decisions/030-idle-footprint-cuts.md ' +
+    'the server drops its cached bodies (≤ 4 MiB of lists) and SQLite’s page cache (now 4 MiB, was 16) ' +
+    'after 10 s without a request, so most of those chunks coalesce and go back: three runs on the shared ' +
+    'machine read 100.7, 114.0 and 107.5 MiB (a `malloc_trim` after the 114.0 reading gave 93.5). A fixed ' +
+    'malloc mmap threshold gave them back too (133 → 103 MiB) but cost the uncached list and the fan-out ' +
+    'lines, so it is not kept. The WAL checkpoint thread retires 10 s after the last write, before the reading.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
