@@ -89,7 +89,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const hub = createLiveHub({ config, bus, services, log: server.log, metrics, database });
 
   echoRequestIds(server);
-  releaseMemoryWhenQuiet(server, database, services);
+  releaseMemoryWhenQuiet(server, config.quietReleaseMs, database, services);
   if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
@@ -248,19 +248,22 @@ async function registerPlugins(
   });
 }
 
-/** How long without a request before cached bodies and SQLite's page cache are given back. */
-const QUIET_RELEASE_MS = 10_000;
 /** Monitors poll these: they neither fill the caches nor say that anybody is using the server. */
 const MONITOR_ROUTES = new Set(['/api/health', '/api/ready', '/metrics']);
 
 /**
- * A small server is quiet most of the day: after a quiet while, the list and project bodies it cached and
- * SQLite's page cache go, so what serving left behind is not resident all day
- * (docs/decisions/030-idle-footprint-cuts.md, addendum "after quiet").
+ * A small server is quiet most of the day: after `quietMs` without a request, the list and project bodies
+ * it cached and SQLite's page cache go, so what serving left behind is not resident all day
+ * (docs/decisions/030-idle-footprint-cuts.md, second addendum).
  */
-function releaseMemoryWhenQuiet(server: FastifyInstance, database: DatabaseHandle, services: Services): void {
+function releaseMemoryWhenQuiet(
+  server: FastifyInstance,
+  quietMs: number,
+  database: DatabaseHandle,
+  services: Services,
+): void {
   const quiet = releaseWhenQuiet({
-    quietMs: QUIET_RELEASE_MS,
+    quietMs,
     release: () => {
       services.projects.dropCachedBodies();
       database.releaseMemory();

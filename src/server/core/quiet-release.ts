@@ -5,7 +5,7 @@
  *
  * What it is for: a small server is quiet most of the day, and what serving left behind (cached bodies,
  * SQLite's page cache, the freed megabytes around them that glibc keeps) is memory nobody reads then
- * (docs/decisions/030-idle-footprint-cuts.md, addendum "after quiet").
+ * (docs/decisions/030-idle-footprint-cuts.md, second addendum).
  */
 export function releaseWhenQuiet(options: { quietMs: number; release: () => void }): {
   touch(): void;

@@ -42,7 +42,7 @@ const PG_INT8_OID = 20;
  * SQLite's page cache of the app's connection, in KiB (a negative `cache_size`). better-sqlite3 builds
  * SQLite with 16 MiB, which stays filled once a large list was read: 4 MiB holds the pages a
  * 1,000-project page reads, and the rest comes from the OS page cache
- * (docs/decisions/030-idle-footprint-cuts.md, addendum "after quiet").
+ * (docs/decisions/030-idle-footprint-cuts.md, second addendum).
  */
 const SQLITE_PAGE_CACHE_KIB = 4096;
 
