@@ -184,7 +184,9 @@ export const GAPS: Record<string, string> = {
     'the shared machine (load average ≈ 7, 2026-11-25, 40 creates): last socket p50 365 ms / p99 840 ms, ' +
     'server CPU 124 ms and client CPU 112 ms per create, the create answered p50 25 ms / p99 157 ms (the ' +
     'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
-    'sockets idle.',
+    'sockets idle. That RSS row reads up to ≈ 20 MiB above the memory bench’s 10,000-socket figure with the ' +
+    'same JS heap in use: the V8 heap left committed after opening every socket at once ' +
+    '(docs/decisions/030-idle-footprint-cuts.md, second addendum).',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +
