@@ -71,7 +71,7 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     'in the middle of the heap by the page cache and the cached bodies allocated after them. The app’s page ' +
     'cache is now 4 MiB (the uncached 1,000-project list showed no cost against 16 MiB; 2 MiB looked slower), ' +
     'and after 10 s without a request the server drops its cached bodies and the page cache ' +
-    '(`PRAGMA shrink_memory`): 100.7, 114.0 and 107.5 MiB in three runs on the shared machine. 10,000 idle ' +
+    '(`PRAGMA shrink_memory`): 124.8–125.7 MiB against 131.8–132.1 before, one session. 10,000 idle ' +
     'dashboard tabs, same method: 145.2 and 144.0 MiB (6.3–6.4 KiB per tab).',
   '',
   'Per idle dashboard socket (heap snapshots at 100 and 2,100 sockets): 4.6 KB of JS heap, spread over ' +

@@ -164,8 +164,8 @@ export const GAPS: Record<string, string> = {
     '(≤ 10,000 entries), and the freed megabytes of the list bodies SQLite writes, which glibc keeps where ' +
     'later allocations sit above them. Since the second addendum of docs/decisions/030-idle-footprint-cuts.md ' +
     'the server drops its cached bodies (≤ 4 MiB of lists) and SQLite’s page cache (now 4 MiB, was 16) ' +
-    'after 10 s without a request, so most of those chunks coalesce and go back: three runs on the shared ' +
-    'machine read 100.7, 114.0 and 107.5 MiB (a `malloc_trim` after the 114.0 reading gave 93.5). A fixed ' +
+    'after 10 s without a request: 124.8–125.7 MiB against 131.8–132.1 before in one session on the shared ' +
+    'machine (a `malloc_trim` would give back ≈ 20 MiB more of freed chunks glibc keeps). A fixed ' +
     'malloc mmap threshold gave them back too (133 → 103 MiB) but cost the uncached list and the fan-out ' +
     'lines, so it is not kept. The WAL checkpoint thread retires 10 s after the last write, before the reading.',
   'list-uncached':
