@@ -66,10 +66,13 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
   'Served (10,000 projects listed once after 1,000 signups, the memory bench’s method run alone twice): ' +
     '111.5 and 112.1 MiB. Of the ≈ 29 MiB over idle, ≈ 23 MiB is malloc, mostly SQLite’s page cache: ' +
     'better-sqlite3 builds SQLite with 16 MiB per connection (`cache_size = -16000`; SQLite’s default is ' +
-    '2 MiB). A 2 MiB cache cut malloc by 10 MiB in one run, but the V8 heap committed after the GC varied ' +
-    'by more and the uncached 1,000-project list read looked slower in quick runs, so it is not taken ' +
-    '(docs/decisions/030-idle-footprint-cuts.md). 10,000 idle dashboard tabs, same method: 145.2 and ' +
-    '144.0 MiB (6.3–6.4 KiB per tab).',
+    '2 MiB). Later the same day (docs/decisions/030-idle-footprint-cuts.md, second addendum) the full run read ' +
+    '133 MiB: 21 of the main malloc arena’s 40 MiB were free chunks, 17 MiB of them freed list bodies held ' +
+    'in the middle of the heap by the page cache and the cached bodies allocated after them. The app’s page ' +
+    'cache is now 4 MiB (the uncached 1,000-project list showed no cost against 16 MiB; 2 MiB looked slower), ' +
+    'and after 10 s without a request the server drops its cached bodies and the page cache ' +
+    '(`PRAGMA shrink_memory`): 124.8–125.7 MiB against 131.8–132.1 before, one session. 10,000 idle ' +
+    'dashboard tabs, same method: 145.2 and 144.0 MiB (6.3–6.4 KiB per tab).',
   '',
   'Per idle dashboard socket (heap snapshots at 100 and 2,100 sockets): 4.6 KB of JS heap, spread over ' +
     'node’s `net.Socket` (336 B), ws’s `WebSocket`, `Receiver` and `Sender` (592 B), their stream states ' +

@@ -161,11 +161,13 @@ export const GAPS: Record<string, string> = {
     'semi-spaces would save 6 MiB but slowed the create line in smoke runs.',
   'memory-served':
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
-    '(≤ 10,000 entries), the list body cache (≤ 4 MiB), SQLite’s page cache (16 MiB per connection as ' +
-    'better-sqlite3 builds SQLite) and the freed megabytes of the list bodies SQLite writes, which glibc ' +
-    'keeps. A fixed malloc mmap threshold gave them back (133 → 103 MiB) but cost the uncached list and ' +
-    'the fan-out lines, so it is not kept (docs/decisions/030-idle-footprint-cuts.md, addendum). The WAL ' +
-    'checkpoint thread retires 10 s after the last write, before the reading.',
+    '(≤ 10,000 entries), and the freed megabytes of the list bodies SQLite writes, which glibc keeps where ' +
+    'later allocations sit above them. Since the second addendum of docs/decisions/030-idle-footprint-cuts.md ' +
+    'the server drops its cached bodies (≤ 4 MiB of lists) and SQLite’s page cache (now 4 MiB, was 16) ' +
+    'after 10 s without a request: 124.8–125.7 MiB against 131.8–132.1 before in one session on the shared ' +
+    'machine (a `malloc_trim` would give back ≈ 20 MiB more of freed chunks glibc keeps). A fixed ' +
+    'malloc mmap threshold gave them back too (133 → 103 MiB) but cost the uncached list and the fan-out ' +
+    'lines, so it is not kept. The WAL checkpoint thread retires 10 s after the last write, before the reading.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
@@ -182,7 +184,9 @@ export const GAPS: Record<string, string> = {
     'the shared machine (load average ≈ 7, 2026-11-25, 40 creates): last socket p50 365 ms / p99 840 ms, ' +
     'server CPU 124 ms and client CPU 112 ms per create, the create answered p50 25 ms / p99 157 ms (the ' +
     'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
-    'sockets idle.',
+    'sockets idle. That RSS row reads up to ≈ 20 MiB above the memory bench’s 10,000-socket figure with the ' +
+    'same JS heap in use: the V8 heap left committed after opening every socket at once ' +
+    '(docs/decisions/030-idle-footprint-cuts.md, second addendum).',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +

@@ -54,6 +54,7 @@ import { registerMetrics, registerReadinessRoute } from './ops/ops-routes';
 import { opsRouteDocs } from './ops/ops-route-docs';
 import type { Metrics } from './core/metrics';
 import { preparePrivateDataDir } from './core/private-files';
+import { releaseWhenQuiet } from './core/quiet-release';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */
@@ -88,6 +89,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const hub = createLiveHub({ config, bus, services, log: server.log, metrics, database });
 
   echoRequestIds(server);
+  releaseMemoryWhenQuiet(server, config.quietReleaseMs, database, services);
   if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
@@ -245,6 +247,35 @@ async function registerPlugins(
         }
       : {}),
   });
+}
+
+/** Monitors poll these: they neither fill the caches nor say that anybody is using the server. */
+const MONITOR_ROUTES = new Set(['/api/health', '/api/ready', '/metrics']);
+
+/**
+ * A small server is quiet most of the day: after `quietMs` without a request, the list and project bodies
+ * it cached and SQLite's page cache go, so what serving left behind is not resident all day
+ * (docs/decisions/030-idle-footprint-cuts.md, second addendum).
+ */
+function releaseMemoryWhenQuiet(
+  server: FastifyInstance,
+  quietMs: number,
+  database: DatabaseHandle,
+  services: Services,
+): void {
+  const quiet = releaseWhenQuiet({
+    quietMs,
+    release: () => {
+      services.projects.dropCachedBodies();
+      database.releaseMemory();
+    },
+  });
+  // Not async: every request passes here, and a promise per request shows on the cached list's throughput.
+  server.addHook('onRequest', (request, _reply, done) => {
+    if (!MONITOR_ROUTES.has(request.routeOptions.url ?? '')) quiet.touch();
+    done();
+  });
+  server.addHook('onClose', async () => quiet.stop());
 }
 
 /**

@@ -265,6 +265,11 @@ export interface Config {
   smtpFrom: string;
   /** HTTP timeouts (src/common/limits.ts); not in the environment, tests shorten them. */
   httpTimeouts: HttpTimeouts;
+  /**
+   * How long without a request (monitors' aside) before cached bodies and SQLite's page cache are given
+   * back (docs/decisions/030-idle-footprint-cuts.md); not in the environment, tests shorten it.
+   */
+  quietReleaseMs: number;
 }
 
 export type BlobStorageConfig = { driver: 'disk' } | ({ driver: 's3' } & S3StorageConfig);
@@ -377,5 +382,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: HTTP_IDLE_TIMEOUT_MS,
       keepAliveMs: HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    quietReleaseMs: 10_000,
   };
 }

@@ -28,10 +28,23 @@ export interface DatabaseHandle {
    * (docs/decisions/031-answer-before-fan-out.md).
    */
   markCommits(): () => Promise<void>;
+  /**
+   * Gives back the memory the database keeps between queries (SQLite's page cache; nothing on
+   * PostgreSQL, whose caches live in its own server). The next queries read their pages again.
+   */
+  releaseMemory(): void;
   close(): Promise<void>;
 }
 
 const PG_INT8_OID = 20;
+
+/**
+ * SQLite's page cache of the app's connection, in KiB (a negative `cache_size`). better-sqlite3 builds
+ * SQLite with 16 MiB, which stays filled once a large list was read: 4 MiB holds the pages a
+ * 1,000-project page reads, and the rest comes from the OS page cache
+ * (docs/decisions/030-idle-footprint-cuts.md, second addendum).
+ */
+const SQLITE_PAGE_CACHE_KIB = 4096;
 
 /** The WAL checkpoint thread retires after this long without a write (decision 028). */
 const CHECKPOINTER_IDLE_MS = 10_000;
@@ -87,6 +100,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   // must also survive a power loss before it is answered: `durable()` syncs the WAL off the event loop
   // for every commit so far at once (wal-sync.ts, docs/decisions/014-durability.md).
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
   const checkpointer = startWalCheckpointer({
     sqlite,
     file,
@@ -115,6 +129,9 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
     markCommits: () => {
       const mark = walSync.mark();
       return () => walSync.syncSince(mark);
+    },
+    releaseMemory: () => {
+      sqlite.pragma('shrink_memory');
     },
     // The worker goes first: the last connection to close checkpoints and removes the WAL.
     close: async () => {
@@ -156,6 +173,7 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
     postgresUrl: url,
     durable: () => Promise.resolve(),
     markCommits: () => () => Promise.resolve(),
+    releaseMemory: () => undefined,
     close: () => db.destroy(),
   };
 }

@@ -96,6 +96,15 @@ export class ProjectsService {
     });
   }
 
+  /**
+   * Forgets every cached list and project body: after a quiet while, nobody is reading them, and a small
+   * server's memory matters more than the next read's few milliseconds (src/server/core/quiet-release.ts).
+   */
+  dropCachedBodies(): void {
+    this.listCache.clear();
+    this.projectCache.clear();
+  }
+
   /** SQLite writes the page's JSON itself; on PostgreSQL the rows are presented and stringified here. */
   private async pageJson(query: ProjectQuery & { limit: number }): Promise<ProjectsPageJson> {
     if (this.deps.dialect === 'sqlite') return queryProjectsPageJson(this.deps.db, query);
