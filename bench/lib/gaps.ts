@@ -131,7 +131,11 @@ export const GAPS: Record<string, string> = {
     'Before 2026-11-26 every chunk was stored as segment objects and finalize read them all back and ' +
     'wrote the blob again (three passes over the bytes). Now the chunks are parts of a multipart upload ' +
     'and finalize completes it (docs/decisions/032-upload-throughput.md): timed against the store on the ' +
-    'shared machine, finalize of 100 MB went from ≈ 4 s to ≈ 0.3 s. Not yet re-measured on a quiet machine.',
+    'shared machine, finalize of 100 MB went from ≈ 4 s to ≈ 0.3 s. The quiet full run of 2026-11-26 after ' +
+    'that change read 62 MB/s (0.20 ×) against 60 MB/s (0.22 ×) before: the end-to-end figure did not move, ' +
+    'so finalize was not what held it. The chunks are: each 8 MiB part is one PUT plus its marker PUT to ' +
+    'Swift, three in flight, and the first 3.75 MiB are stored as segments and read back once. Lever left: ' +
+    'more parts in flight and the marker folded into the session state.',
   'search-sqlite':
     'First cut of search (docs/decisions/020-search.md), measured in the session that built it. Timed in ' +
     'process against the same 100k projects / 1M comments, the SQLite query runs in 8–19 ms at the median; ' +
@@ -164,8 +168,8 @@ export const GAPS: Record<string, string> = {
     '(≤ 10,000 entries), and the freed megabytes of the list bodies SQLite writes, which glibc keeps where ' +
     'later allocations sit above them. Since the second addendum of docs/decisions/030-idle-footprint-cuts.md ' +
     'the server drops its cached bodies (≤ 4 MiB of lists) and SQLite’s page cache (now 4 MiB, was 16) ' +
-    'after 10 s without a request: 124.8–125.7 MiB against 131.8–132.1 before in one session on the shared ' +
-    'machine (a `malloc_trim` would give back ≈ 20 MiB more of freed chunks glibc keeps). A fixed ' +
+    'after 10 s without a request: 109 MiB in the quiet full run of 2026-11-26 (133 in the run before), ' +
+    '124.8–125.7 MiB against 131.8–132.1 before in one session on the shared machine (a `malloc_trim` would give back ≈ 20 MiB more of freed chunks glibc keeps). A fixed ' +
     'malloc mmap threshold gave them back too (133 → 103 MiB) but cost the uncached list and the fan-out ' +
     'lines, so it is not kept. The WAL checkpoint thread retires 10 s after the last write, before the reading.',
   'list-uncached':
