@@ -49,6 +49,12 @@ import {
   type ProjectsPageJson,
 } from './projects-repository';
 
+/** A write's transaction committed: what is left to do (`ProjectsService.afterCommit`). */
+interface Committed {
+  unpublished: Change[];
+  queuedNotifications: boolean;
+}
+
 const LIST_BODY_START = Buffer.from('{"projects":');
 
 /**
@@ -164,14 +170,10 @@ export class ProjectsService {
   }
 
   async create(viewer: Viewer, input: CreateProjectInput): Promise<Project> {
-    const { db, changes } = this.deps;
+    const { db } = this.deps;
     const id = newId();
     const createdAt = nowIso();
-    const {
-      known: assignees,
-      unpublished,
-      notified,
-    } = await db.transaction().execute(async (trx) => {
+    const { known: assignees, committed } = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       if (known.length !== input.assignedUserIds.length) {
         throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
@@ -194,14 +196,17 @@ export class ProjectsService {
       const notified = await notifyWithin(trx, [
         { kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid },
       ]);
-      const unpublished = await changes.publishAtCommit(trx, [
-        { collection: 'projects', id, after: filterableFields({ ...input, createdAt }) },
-        ...notified.changes,
-      ]);
-      return { known, unpublished, notified };
+      return {
+        known,
+        committed: await this.atCommit(
+          trx,
+          [{ collection: 'projects', id, after: filterableFields({ ...input, createdAt }) }],
+          notified,
+        ),
+      };
     });
     this.listCache.clear();
-    await this.publish(unpublished, notified);
+    await this.afterCommit(committed);
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
@@ -226,14 +231,14 @@ export class ProjectsService {
    * people editing at once never silently lose one of the edits.
    */
   async update(viewer: Viewer, id: string, input: UpdateProjectInput): Promise<Project> {
-    const { db, changes } = this.deps;
+    const { db } = this.deps;
     const existing = await this.find(id);
     if (!existing) throw notFound(messages.projectNotFound);
     if (existing.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorEdits);
     }
     const updatedAt = nowIso();
-    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
+    const committed = await db.transaction().execute(async (trx) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       // Someone deactivated after being assigned may stay on it; only new assignees must be active.
       const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
@@ -270,15 +275,21 @@ export class ProjectsService {
           actorId: viewer.uid,
         },
       ]);
-      const unpublished = await changes.publishAtCommit(trx, [
-        { collection: 'projects', id, after: filterableFields({ ...input, createdAt: existing.createdAt }) },
-        ...notified.changes,
-      ]);
-      return { unpublished, notified };
+      return this.atCommit(
+        trx,
+        [
+          {
+            collection: 'projects',
+            id,
+            after: filterableFields({ ...input, createdAt: existing.createdAt }),
+          },
+        ],
+        notified,
+      );
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await this.publish(unpublished, notified);
+    await this.afterCommit(committed);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -293,21 +304,23 @@ export class ProjectsService {
     const project = await findProjectRow(db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
+    const committed = await db.transaction().execute(async (trx) => {
       if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
         throw notFound(messages.projectNotFound);
       const notified = await this.notifyMembers(trx, viewer, id, 'project_completed');
       // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
-      const unpublished = await this.deps.changes.publishAtCommit(trx, [
-        { collection: 'projects', id, after: null },
-        { collection: 'comments', id, after: { projectId: id } },
-        ...notified.changes,
-      ]);
-      return { unpublished, notified };
+      return this.atCommit(
+        trx,
+        [
+          { collection: 'projects', id, after: null },
+          { collection: 'comments', id, after: { projectId: id } },
+        ],
+        notified,
+      );
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await this.publish(unpublished, notified);
+    await this.afterCommit(committed);
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
@@ -324,24 +337,26 @@ export class ProjectsService {
 
   /** Back on every dashboard, live: the creator or an admin. */
   async reopen(viewer: Viewer, id: string): Promise<Project> {
-    const { db, changes } = this.deps;
+    const { db } = this.deps;
     const completed = await this.completedOrThrow(id);
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorReopens);
     }
-    const { unpublished, notified } = await db.transaction().execute(async (trx) => {
+    const committed = await db.transaction().execute(async (trx) => {
       if (!(await reopenProject(trx, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
       const notified = await this.notifyMembers(trx, viewer, id, 'project_reopened');
-      const unpublished = await changes.publishAtCommit(trx, [
-        { collection: 'projects', id, after: filterableFields(completed) },
-        { collection: 'comments', id, after: { projectId: id } },
-        ...notified.changes,
-      ]);
-      return { unpublished, notified };
+      return this.atCommit(
+        trx,
+        [
+          { collection: 'projects', id, after: filterableFields(completed) },
+          { collection: 'comments', id, after: { projectId: id } },
+        ],
+        notified,
+      );
     });
     this.listCache.clear();
     this.projectCache.forget(id);
-    await this.publish(unpublished, notified);
+    await this.afterCommit(committed);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -378,17 +393,22 @@ export class ProjectsService {
     return notifyWithin(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
   }
 
-  /** After a write's commit: its changes go out, and the notifications it queued are handed on. */
-  private async publish(unpublished: Change[], notified: Notified): Promise<void> {
-    await this.deps.changes.publish(unpublished);
-    if (notified.queued) this.deps.notificationJobs.queued();
+  /** Inside a write's transaction: its own changes and its notifications' go out at its commit. */
+  private async atCommit(trx: Kysely<Database>, own: Change[], notified: Notified): Promise<Committed> {
+    const unpublished = await this.deps.changes.publishAtCommit(trx, [...own, ...notified.changes]);
+    return { unpublished, queuedNotifications: notified.queued };
+  }
+
+  /** After that commit: the changes still to publish go out, and queued notifications are handed on. */
+  private async afterCommit(committed: Committed): Promise<void> {
+    await this.deps.changes.publish(committed.unpublished);
+    if (committed.queuedNotifications) this.deps.notificationJobs.queued();
   }
 
   /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
   async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
     const comment = { id: newId(), createdAt: nowIso() };
-    const { changes } = this.deps;
-    const { unpublished, notified } = await this.deps.db.transaction().execute(async (trx) => {
+    const committed = await this.deps.db.transaction().execute(async (trx) => {
       const added = await insertCommentIfProjectExists(trx, {
         id: comment.id,
         projectId,
@@ -417,13 +437,9 @@ export class ProjectsService {
         },
       ]);
       // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
-      const unpublished = await changes.publishAtCommit(trx, [
-        { collection: 'comments', id: comment.id, after: { projectId } },
-        ...notified.changes,
-      ]);
-      return { unpublished, notified };
+      return this.atCommit(trx, [{ collection: 'comments', id: comment.id, after: { projectId } }], notified);
     });
-    await this.publish(unpublished, notified);
+    await this.afterCommit(committed);
     return {
       id: comment.id,
       projectId,
