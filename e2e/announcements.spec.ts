@@ -204,6 +204,38 @@ test.describe('live changes are announced', () => {
     }
   });
 
+  test("a filter's result replaces the projects the list before it had not yet told", async ({ browser }) => {
+    const watcherSide = await newSignedInContext(browser, newUser('switcher'));
+    const authorSide = await newSignedInContext(browser, newUser('maker'));
+    try {
+      const watcher = watcherSide.page;
+      await watcher.clock.install();
+      await openDashboard(watcher);
+      // Time stands still in the watcher's tab: what is reported waits in the batch until the clock runs.
+      await watcher.clock.pauseAt((await watcher.evaluate(() => Date.now())) + 1_000);
+
+      const elsewhere = await createProjectViaApi(authorSide.context.request, {
+        name: uniqueProjectName('told in all'),
+        assignedUserIds: [authorSide.user.uid],
+      });
+      await expect(projectCard(watcher, elsewhere.name)).toBeVisible();
+      // Before that project is told, the watcher asks for another list: its result is what is said.
+      await filterButton(watcher, 'mine').click();
+      await expect(announcer(watcher)).toHaveText(`mine: ${projectMessages.noProjects}`);
+
+      const mine = await createProjectViaApi(authorSide.context.request, {
+        name: uniqueProjectName('told in mine'),
+        assignedUserIds: [watcherSide.user.uid],
+      });
+      await expect(projectCard(watcher, mine.name)).toBeVisible();
+      await watcher.clock.runFor(10_000);
+      // Only the project new in the list on screen; other tests' teammates may share the sentence.
+      await expect(announcer(watcher)).toContainText('1 new project.');
+    } finally {
+      await closeAll(watcherSide.context, authorSide.context);
+    }
+  });
+
   test('the setting turns live announcements off (kept in this browser) but not confirmations', async ({
     browser,
   }) => {

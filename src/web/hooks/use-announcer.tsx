@@ -14,7 +14,14 @@ import {
   setLiveAnnouncementsOn,
   subscribeLiveAnnouncements,
 } from '../lib/announce-preference';
-import { addChange, describeBatch, emptyBatch, type LiveChange } from '../lib/announcement-batch';
+import {
+  addChange,
+  describeBatch,
+  emptyBatch,
+  withdrawChanges,
+  type CountedChangeKind,
+  type LiveChange,
+} from '../lib/announcement-batch';
 
 /**
  * Changes arriving within this long of the first one are told together ('3 new projects'), so a burst of
@@ -35,6 +42,8 @@ export interface Announcer {
   say: (text: string) => void;
   /** A change someone else made: batched, throttled, and dropped while the user has turned these off. */
   report: (change: LiveChange) => void;
+  /** Drops reported changes of these kinds not yet told (their screen now shows another list). */
+  withdraw: (kinds: readonly CountedChangeKind[]) => void;
 }
 
 const AnnouncerContext = createContext<Announcer | null>(null);
@@ -48,7 +57,7 @@ export function AnnouncerProvider({ children }: { children: ReactNode }) {
   const batch = useRef(emptyBatch());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  const show = useCallback((text: string) => {
+  const announce = useCallback((text: string) => {
     lastAt.current = Date.now();
     setAnnouncement({ id: nextId.current++, text });
   }, []);
@@ -57,8 +66,20 @@ export function AnnouncerProvider({ children }: { children: ReactNode }) {
     timer.current = null;
     const text = describeBatch(batch.current);
     batch.current = emptyBatch();
-    if (text && liveAnnouncementsOn()) show(text);
-  }, [show]);
+    if (text && liveAnnouncementsOn()) announce(text);
+  }, [announce]);
+
+  const say = useCallback(
+    (text: string) => {
+      announce(text);
+      // Changes already waiting keep their distance from this answer too, rather than talk over it.
+      if (timer.current !== null) {
+        clearTimeout(timer.current);
+        timer.current = setTimeout(flush, MIN_GAP_MS);
+      }
+    },
+    [announce, flush],
+  );
 
   const report = useCallback(
     (change: LiveChange) => {
@@ -72,6 +93,10 @@ export function AnnouncerProvider({ children }: { children: ReactNode }) {
     [flush],
   );
 
+  const withdraw = useCallback((kinds: readonly CountedChangeKind[]) => {
+    withdrawChanges(batch.current, kinds);
+  }, []);
+
   useEffect(
     () => () => {
       if (timer.current !== null) clearTimeout(timer.current);
@@ -79,7 +104,7 @@ export function AnnouncerProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const announcer = useMemo(() => ({ say: show, report }), [show, report]);
+  const announcer = useMemo(() => ({ say, report, withdraw }), [say, report, withdraw]);
   return (
     <AnnouncerContext value={announcer}>
       <AnnouncementContext value={announcement}>{children}</AnnouncementContext>

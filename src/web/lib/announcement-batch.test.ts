@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addChange, describeBatch, emptyBatch, type LiveChange } from './announcement-batch';
+import { addChange, describeBatch, emptyBatch, withdrawChanges, type LiveChange } from './announcement-batch';
 
 function describeChanges(...changes: LiveChange[]): string {
   const batch = emptyBatch();
@@ -44,5 +44,17 @@ describe('describeBatch', () => {
     expect(describeChanges(presence('Ana', false), presence('Ana', true), presence('Ana', false))).toBe(
       'Ana is offline.',
     );
+  });
+
+  it('tells nothing of withdrawn kinds, and the rest as before', () => {
+    const batch = emptyBatch();
+    addChange(batch, { kind: 'projectsAdded', count: 1 });
+    addChange(batch, { kind: 'commentsAdded', count: 2 });
+    addChange(batch, presence('Ana', true));
+    withdrawChanges(batch, ['projectsAdded', 'projectsRemoved']);
+    expect(describeBatch(batch)).toBe('2 new comments. Ana is online.');
+    // Reported after the withdrawal: told.
+    addChange(batch, { kind: 'projectsAdded', count: 1 });
+    expect(describeBatch(batch)).toBe('1 new project. 2 new comments. Ana is online.');
   });
 });

@@ -1,8 +1,11 @@
 import { announcements } from '../../common';
 
+/** Changes told as a count ('3 new projects'). */
+export type CountedChangeKind = 'projectsAdded' | 'projectsRemoved' | 'commentsAdded';
+
 /** A change someone else made, as the screens report it to the announcer. */
 export type LiveChange =
-  | { kind: 'projectsAdded' | 'projectsRemoved' | 'commentsAdded'; count: number }
+  | { kind: CountedChangeKind; count: number }
   | { kind: 'presence'; userId: string; name: string; online: boolean };
 
 /** Changes gathered since the last announcement. */
@@ -30,6 +33,14 @@ export function addChange(batch: ChangeBatch, change: LiveChange): void {
   } else {
     batch.presence.set(change.userId, { name: change.name, was: !change.online, now: change.online });
   }
+}
+
+/**
+ * Forgets the counted changes of these kinds not yet told: the screen that reported them shows another
+ * list now, where they are not news (a filter's result was just said instead).
+ */
+export function withdrawChanges(batch: ChangeBatch, kinds: readonly CountedChangeKind[]): void {
+  for (const kind of kinds) batch[kind] = 0;
 }
 
 /** One sentence for the whole batch, e.g. '3 new projects. Ana is online.'; empty when nothing changed. */

@@ -29,7 +29,7 @@ export function useListAnnouncements(
   docs: readonly Project[] | null,
   hasMore: boolean,
 ): void {
-  const { say, report } = useAnnouncer();
+  const { say, report, withdraw } = useAnnouncer();
   const seenRef = useRef<Seen | null>(null);
 
   useEffect(() => {
@@ -46,6 +46,8 @@ export function useListAnnouncements(
     // A new order shows the same projects differently: nothing came or went.
     if (previous.sort !== sort) return;
     if (previous.filter !== filter) {
+      // Projects the last filter's list reported and that are not yet told are not news in this one.
+      withdraw(['projectsAdded', 'projectsRemoved']);
       say(announcements.filterResult(filter, docs.length, hasMore));
       return;
     }
@@ -68,5 +70,5 @@ export function useListAnnouncements(
     if (added > 0) report({ kind: 'projectsAdded', count: added });
     if (removed > 0) report({ kind: 'projectsRemoved', count: removed });
     // Run again with the same docs (e.g. 'Show more' raised the limit), nothing differs: nothing is said.
-  }, [docs, filter, sort, uid, hasMore, say, report]);
+  }, [docs, filter, sort, uid, hasMore, say, report, withdraw]);
 }
