@@ -20,6 +20,7 @@ import type { Change, ChangeBus } from './change-bus';
 import type { LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
 import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
+import { Deadlines } from './deadlines';
 import { GroupIndex } from './group-index';
 import { SharedViewers } from './shared-viewers';
 import { SocketCounts } from './socket-counts';
@@ -44,15 +45,13 @@ export interface LiveLimits {
   maxSocketsPerSession: number;
   maxSocketsPerUser: number;
 }
-/** setTimeout's longest delay (about 24.8 days); a later deadline is reached in several steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Connection {
   socket: WebSocket;
   viewer: Viewer;
   subscriptions: Map<string, Subscription>;
-  /** Closes the socket when its session or id token runs out. */
-  expiryTimer?: NodeJS.Timeout;
+  /** The id token it was opened with runs out before the session does (the close code differs). */
+  expiresByToken: boolean;
 }
 
 interface Subscription {
@@ -115,6 +114,8 @@ export class LiveHub {
   private closed = false;
   private readonly unsubscribeBus: () => void;
   private subscriptionSerial = 0;
+  /** Closes each socket when its session or id token runs out. */
+  private readonly expiries = new Deadlines<Connection>((connection) => this.expire(connection));
 
   constructor(
     private readonly deps: {
@@ -170,14 +171,19 @@ export class LiveHub {
     }
     this.socketsPerSession.add(viewer.sessionHash, 1);
     this.socketsPerUser.add(viewer.uid, 1);
-    const connection: Connection = { socket, viewer: this.viewers.acquire(viewer), subscriptions: new Map() };
+    const connection: Connection = {
+      socket,
+      viewer: this.viewers.acquire(viewer),
+      subscriptions: new Map(),
+      expiresByToken: false,
+    };
     this.connections.add(connection);
     this.closeOnExpiry(connection, viewer);
     this.deps.events?.onConnectionOpened?.(connection.viewer);
     this.send(connection, { type: 'welcome', uid: viewer.uid });
     socket.on('message', (data) => this.handleMessage(connection, String(data)));
     socket.on('close', () => {
-      clearTimeout(connection.expiryTimer);
+      this.expiries.delete(connection);
       if (!this.connections.delete(connection)) return;
       this.socketsPerSession.add(connection.viewer.sessionHash, -1);
       this.socketsPerUser.add(connection.viewer.uid, -1);
@@ -195,6 +201,7 @@ export class LiveHub {
   close(): void {
     this.closed = true;
     this.unsubscribeBus();
+    this.expiries.clear();
     for (const connection of this.connections) {
       const { socket } = connection;
       socket.close(1001, 'server shutting down');
@@ -514,19 +521,16 @@ export class LiveHub {
    */
   private closeOnExpiry(connection: Connection, opened: Viewer): void {
     const { tokenExpiresAt, sessionExpiresAt } = opened;
-    const tokenFirst = tokenExpiresAt !== undefined && tokenExpiresAt < sessionExpiresAt;
-    const deadline = tokenFirst ? tokenExpiresAt : sessionExpiresAt;
-    const check = (): void => {
-      const left = deadline - Date.now();
-      if (left > 0) {
-        connection.expiryTimer = setTimeout(check, Math.min(left, MAX_TIMER_MS)).unref();
-      } else if (tokenFirst) {
-        connection.socket.close(LIVE_CLOSE_CODES.tokenExpired, 'id token expired');
-      } else {
-        this.endSession(connection, 'session expired');
-      }
-    };
-    check();
+    connection.expiresByToken = tokenExpiresAt !== undefined && tokenExpiresAt < sessionExpiresAt;
+    this.expiries.add(connection, connection.expiresByToken ? (tokenExpiresAt ?? 0) : sessionExpiresAt);
+  }
+
+  private expire(connection: Connection): void {
+    if (connection.expiresByToken) {
+      connection.socket.close(LIVE_CLOSE_CODES.tokenExpired, 'id token expired');
+    } else {
+      this.endSession(connection, 'session expired');
+    }
   }
 
   private enqueue(task: () => Promise<void>): void {

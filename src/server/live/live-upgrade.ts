@@ -8,6 +8,7 @@ import { AppError, notFound, unauthenticated } from '../core/app-error';
 import { refuseSocket as refuse } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
 import { faultOf } from '../db/fault-errors';
+import { forgetClearedIdleTimer } from './idle-timer';
 
 /** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
@@ -54,7 +55,10 @@ export function acceptLiveUpgrades(deps: {
     if (stopped || socket.destroyed) return void socket.destroy();
     const signedIn = viewer;
     socket.off('error', ignoreSocketError);
-    sockets.handleUpgrade(request, socket, head, (webSocket) => deps.hub.attach(webSocket, signedIn));
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      forgetClearedIdleTimer(socket);
+      deps.hub.attach(webSocket, signedIn);
+    });
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
