@@ -3,8 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProjectPage } from '../../common';
-import { signUpClient, type SignedInClient } from '../../../test/support/clients';
+import type { LiveTarget, Project, ProjectPage } from '../../common';
+import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 /**
@@ -16,6 +16,12 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 const QUIET_MS = 1500;
 /** Longer than any test: this server never releases while the test runs. */
 const NEVER_QUIET_MS = 3_600_000;
+const PROJECT_LIST: LiveTarget = {
+  kind: 'query',
+  collection: 'projects',
+  orderBy: { field: 'createdAt', direction: 'desc' },
+  limit: 50,
+};
 
 interface Started {
   server: TestServer;
@@ -59,8 +65,14 @@ async function renameBehindTheServersBack(server: TestServer, id: string, name: 
   }
 }
 
-/** A project listed once (so its list body is cached), then renamed behind the server's back. */
+/**
+ * A project listed once (so its list body is cached), then renamed behind the server's back. On PostgreSQL
+ * the server hears of its own writes again by NOTIFY, a little later, and each one drops the cached lists:
+ * the list is read only once the live list has shown the project, so no earlier change is still on its way.
+ */
 async function cachedThenRenamed(entry: Started): Promise<void> {
+  const live = new LiveRecorder<Project>(entry.alice.client, PROJECT_LIST);
+  await live.until((docs) => docs.length === 0, 10_000, 'the empty first snapshot');
   const project = await entry.alice.client.projects.create({
     name: 'Before',
     details: 'Renamed in the database while the server looks away.',
@@ -68,6 +80,8 @@ async function cachedThenRenamed(entry: Started): Promise<void> {
     category: 'design',
     assignedUserIds: [entry.alice.user.uid],
   });
+  await live.until((docs) => docs.some((doc) => doc.id === project.id), 10_000, 'the project, live');
+  live.unsubscribe();
   expect(await listedNames(entry)).toEqual(['Before']);
   await renameBehindTheServersBack(entry.server, project.id, 'After');
 }
