@@ -55,6 +55,7 @@ import { opsRouteDocs } from './ops/ops-route-docs';
 import type { Metrics } from './core/metrics';
 import { preparePrivateDataDir } from './core/private-files';
 import { releaseWhenQuiet } from './core/quiet-release';
+import { loadMallocTrim } from './core/malloc-trim';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */
@@ -263,11 +264,14 @@ function releaseMemoryWhenQuiet(
   database: DatabaseHandle,
   services: Services,
 ): void {
+  const trimMalloc = loadMallocTrim();
   const quiet = releaseWhenQuiet({
     quietMs,
     release: () => {
       services.projects.dropCachedBodies();
       database.releaseMemory();
+      // After SQLite freed its cache: those pages, and the holes they kept, go back together.
+      trimMalloc?.();
     },
   });
   // Not async: every request passes here, and a promise per request shows on the cached list's throughput.

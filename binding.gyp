@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "dojo_memory",
+      "sources": ["native/memory.c"]
+    }
+  ]
+}

@@ -1,0 +1,28 @@
+/*
+ * Gives the C allocator's free memory back to the system (src/server/core/malloc-trim.ts says when and why).
+ * glibc returns freed memory only from the top of its heap; malloc_trim(0) also releases every whole free
+ * page in the middle of it. Elsewhere (musl, macOS) there is nothing to call and nothing is released.
+ */
+#include <stdlib.h>
+#include <node_api.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+static napi_value trim_malloc(napi_env env, napi_callback_info info) {
+  (void)info;
+  int released = 0;
+#if defined(__GLIBC__)
+  released = malloc_trim(0);
+#endif
+  napi_value result;
+  napi_get_boolean(env, released != 0, &result);
+  return result;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  napi_create_function(env, "trimMalloc", NAPI_AUTO_LENGTH, trim_malloc, NULL, &fn);
+  napi_set_named_property(env, exports, "trimMalloc", fn);
+  return exports;
+}
