@@ -284,7 +284,10 @@ export class ResumableUploads {
       if (latest?.status === 'final') return stateOf(latest);
       throw new StorageProtocolError(503, 'The upload changed meanwhile; query the upload and resume.');
     }
-    await this.deps.blobs.deletePart(uploadId).catch(() => undefined);
+    // The staging goes after the answer, not before: on S3 it is a list and a delete per segment and part
+    // marker (about twenty requests for 100 MB). What a failure or a crash leaves, the sweeper removes
+    // with the expired session (storage-sweeper.ts).
+    void this.deps.blobs.deletePart(uploadId).catch(() => undefined);
     return { status: 'final', received: size, resource };
   }
 }

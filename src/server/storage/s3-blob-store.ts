@@ -30,6 +30,7 @@ import {
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
+import { ReadAhead } from '../core/byte-streams';
 import { RecentMap } from './recent-map';
 
 export interface S3BlobStoreOptions {
@@ -242,9 +243,18 @@ export class S3BlobStore implements BlobStore {
    * once and sent in the part. A write's last piece under 5 MiB is stored as a segment.
    */
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
-    const session = await this.sessionOf(uploadId);
-    const entries = await this.listEntries(uploadId);
-    await this.deleteKeys(entries.filter((entry) => entry.start >= position).map((entry) => entry.key));
+    // The chunk keeps arriving while the upload's entries are listed (a round trip to S3 per chunk).
+    const body = new ReadAhead(source, SEGMENT_BYTES);
+    let session: UploadSession | undefined;
+    let entries: Entry[];
+    try {
+      session = await this.sessionOf(uploadId);
+      entries = await this.listEntries(uploadId);
+      await this.deleteKeys(entries.filter((entry) => entry.start >= position).map((entry) => entry.key));
+    } catch (error) {
+      await body.stop();
+      throw error;
+    }
     const kept = entries.filter((entry) => entry.start < position);
     const chain = chainOf(kept, position);
     if (chain.end < position)
@@ -264,27 +274,42 @@ export class S3BlobStore implements BlobStore {
           : undefined;
     const created: string[] = [];
 
-    const sendPart = async (body: Buffer, start: number): Promise<void> => {
+    const sendPart = async (bytes: Buffer, start: number): Promise<void> => {
       if (!session) throw new Error('no multipart upload');
-      const end = start + body.length;
-      await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: this.blobKey(session.blobKey),
-          UploadId: session.multipartId,
-          PartNumber: partNumberAt(start),
-          Body: body,
-          ContentLength: body.length,
-        }),
-      );
+      const end = start + bytes.length;
       const Key = this.partMarkerKey(uploadId, start, end);
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+      const storePart = () =>
+        this.client.send(
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key: this.blobKey(session.blobKey),
+            UploadId: session.multipartId,
+            PartNumber: partNumberAt(start),
+            Body: bytes,
+            ContentLength: bytes.length,
+          }),
+        );
+      const storeMarker = () =>
+        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+      if (start >= position) {
+        // Side by side: until this write is counted, a marker at or after `position` is dropped by the
+        // next write (which starts there) and checked against the part's size at finalize, so one stored
+        // before its part never counts alone.
+        // Both settle before the write may end: a marker landing after the next write's delete would stay.
+        const [part, marker] = await Promise.allSettled([storePart(), storeMarker()]);
+        if (part.status === 'rejected') throw part.reason;
+        if (marker.status === 'rejected') throw marker.reason;
+      } else {
+        // A part that takes in counted segments must exist before a marker hides those segments.
+        await storePart();
+        await storeMarker();
+      }
       created.push(Key);
     };
-    const sendSegment = async (body: Buffer, start: number): Promise<void> => {
+    const sendSegment = async (bytes: Buffer, start: number): Promise<void> => {
       const Key = this.segmentKey(uploadId, start);
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length }),
+        new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, ContentLength: bytes.length }),
       );
       created.push(Key);
     };
@@ -311,7 +336,7 @@ export class S3BlobStore implements BlobStore {
     let written: number;
     try {
       try {
-        for await (const chunk of source) {
+        for await (const chunk of body) {
           if (chunk.byteLength === 0) continue;
           hash?.update(chunk);
           if (tailAdded) {
