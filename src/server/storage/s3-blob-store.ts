@@ -49,6 +49,8 @@ export interface S3BlobStoreOptions {
  * S3's 5 MiB part minimum; memory per write in flight is about two of them (one sending, one filling).
  */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+/** What a chunk write reads ahead of its parts: the SDK's largest chunk (docs/storage-protocol.md#62-chunk-sizes). */
+const READ_AHEAD_BYTES = 2 * SEGMENT_BYTES;
 const BLOB_KEY = /^[0-9a-f]{32}$/;
 const OFFSET_DIGITS = 15;
 const SESSION_MARKER = 'session';
@@ -243,8 +245,9 @@ export class S3BlobStore implements BlobStore {
    * once and sent in the part. A write's last piece under 5 MiB is stored as a segment.
    */
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
-    // The chunk keeps arriving while the upload's entries are listed (a round trip to S3 per chunk).
-    const body = new ReadAhead(source, SEGMENT_BYTES);
+    // The chunk keeps arriving while the upload's entries are listed (a round trip to S3 per chunk): up
+    // to the SDK's largest chunk, so that when the list is slow both its parts can go as soon as it ends.
+    const body = new ReadAhead(source, READ_AHEAD_BYTES);
     let session: UploadSession | undefined;
     let entries: Entry[];
     try {
