@@ -1,4 +1,4 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
@@ -144,6 +144,40 @@ describe('S3BlobStore', () => {
     parts.length = 0;
     for await (const entry of (instances[0] as S3BlobStore).listParts()) parts.push(entry.id);
     expect(parts).not.toContain(uploadId);
+  });
+
+  it('drops the marker of a part that never arrived (a crash mid-write) when the chunk comes again', async () => {
+    const MiB = 1024 * 1024;
+    const store = newStore();
+    const uploadId = newUploadId();
+    await store.createPart(uploadId);
+    const first = randomBytes(6 * MiB);
+    expect(await store.writePart(uploadId, 0, once(first))).toEqual({ written: first.length });
+    // A write from 6 MiB stores a part's marker side by side with the part; the process dies after the
+    // marker, before the part and before anything was counted.
+    const name = (offset: number) => String(offset).padStart(15, '0');
+    const client = swiftS3Client(swift);
+    try {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: `uploads/${uploadId}/${name(6 * MiB)}-${name(11 * MiB)}.part`,
+          Body: '',
+          ContentLength: 0,
+        }),
+      );
+    } finally {
+      client.destroy();
+    }
+    // The client sends again from the count, to another instance, with other bytes (a longer part: the
+    // orphan marker's name sorts first, so only its removal lets the upload finish).
+    const rest = randomBytes(5 * MiB + 3);
+    expect(await newStore().writePart(uploadId, 6 * MiB, once(rest))).toEqual({ written: rest.length });
+    const expected = Buffer.concat([first, rest]);
+    const blob = await store.commitPart(uploadId, expected.length);
+    expect(blob.md5Base64).toBe(md5(expected));
+    expect((await readAll(store.read(blob.key))).equals(expected)).toBe(true);
+    await store.deletePart(uploadId);
   });
 
   it('keeps the bytes before a dropped chunk, and a rewrite from a lower offset supersedes the rest', async () => {

@@ -22,6 +22,9 @@ export interface SentRequest {
   status: number | 'network-error' | 'aborted';
   sizeReceived: number | null;
   uploadStatus: string | null;
+  /** The fetch options that decide whether Node's fetch tees (and copies) the body. */
+  redirect: RequestRedirect | undefined;
+  window: null | undefined;
 }
 
 export interface Recorder {
@@ -53,6 +56,8 @@ function recordingFetch(): Recorder {
       status: 'network-error',
       sizeReceived: null,
       uploadStatus: null,
+      redirect: init.redirect,
+      window: 'window' in init ? init.window : undefined,
     };
     sent.push(entry);
     recorder.onSend?.(entry);

@@ -62,6 +62,19 @@ function requestHeaders(info: RequestInfo<unknown>, tokens: RequestTokens): Reco
   return headers;
 }
 
+/**
+ * Fetch options for a request that carries upload bytes. Without them Node's fetch (undici) tees the body
+ * stream of every request in case a redirect must send it again, copying each chunk once more on top of
+ * the copy the Fetch standard makes of a byte body: a resumable upload's client then spends about twice
+ * the CPU of a plain `node:http` request per byte (docs/decisions/032-upload-throughput.md). The
+ * storage protocol never redirects, and `window: null` is the standard's only allowed value (browsers
+ * accept it and change nothing).
+ */
+const UNCLONED_BODY = { redirect: 'error', window: null } as const satisfies RequestInit;
+
+const isBytes = (body: RequestInfo<unknown>['body']): boolean =>
+  body !== undefined && typeof body !== 'string';
+
 type AttemptResult = { kind: 'answer'; answer: HttpAnswer } | { kind: 'network' } | { kind: 'aborted' };
 
 async function attemptOnce(
@@ -77,6 +90,7 @@ async function attemptOnce(
       headers,
       body: info.body as BodyInit | undefined,
       signal,
+      ...(isBytes(info.body) ? UNCLONED_BODY : {}),
     });
     const text = await response.text();
     return {

@@ -30,6 +30,7 @@ import {
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
+import { ReadAhead } from '../core/byte-streams';
 import { RecentMap } from './recent-map';
 
 export interface S3BlobStoreOptions {
@@ -48,6 +49,8 @@ export interface S3BlobStoreOptions {
  * S3's 5 MiB part minimum; memory per write in flight is about two of them (one sending, one filling).
  */
 const SEGMENT_BYTES = 8 * 1024 * 1024;
+/** What a chunk write reads ahead of its parts: the SDK's largest chunk (docs/storage-protocol.md#62-chunk-sizes). */
+const READ_AHEAD_BYTES = 2 * SEGMENT_BYTES;
 const BLOB_KEY = /^[0-9a-f]{32}$/;
 const OFFSET_DIGITS = 15;
 const SESSION_MARKER = 'session';
@@ -242,9 +245,19 @@ export class S3BlobStore implements BlobStore {
    * once and sent in the part. A write's last piece under 5 MiB is stored as a segment.
    */
   async writePart(uploadId: string, position: number, source: AsyncIterable<Uint8Array>): Promise<PartWrite> {
-    const session = await this.sessionOf(uploadId);
-    const entries = await this.listEntries(uploadId);
-    await this.deleteKeys(entries.filter((entry) => entry.start >= position).map((entry) => entry.key));
+    // The chunk keeps arriving while the upload's entries are listed (a round trip to S3 per chunk): up
+    // to the SDK's largest chunk, so that when the list is slow both its parts can go as soon as it ends.
+    const body = new ReadAhead(source, READ_AHEAD_BYTES);
+    let session: UploadSession | undefined;
+    let entries: Entry[];
+    try {
+      session = await this.sessionOf(uploadId);
+      entries = await this.listEntries(uploadId);
+      await this.deleteKeys(entries.filter((entry) => entry.start >= position).map((entry) => entry.key));
+    } catch (error) {
+      await body.stop();
+      throw error;
+    }
     const kept = entries.filter((entry) => entry.start < position);
     const chain = chainOf(kept, position);
     if (chain.end < position)
@@ -264,27 +277,42 @@ export class S3BlobStore implements BlobStore {
           : undefined;
     const created: string[] = [];
 
-    const sendPart = async (body: Buffer, start: number): Promise<void> => {
+    const sendPart = async (bytes: Buffer, start: number): Promise<void> => {
       if (!session) throw new Error('no multipart upload');
-      const end = start + body.length;
-      await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: this.blobKey(session.blobKey),
-          UploadId: session.multipartId,
-          PartNumber: partNumberAt(start),
-          Body: body,
-          ContentLength: body.length,
-        }),
-      );
+      const end = start + bytes.length;
       const Key = this.partMarkerKey(uploadId, start, end);
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+      const storePart = () =>
+        this.client.send(
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key: this.blobKey(session.blobKey),
+            UploadId: session.multipartId,
+            PartNumber: partNumberAt(start),
+            Body: bytes,
+            ContentLength: bytes.length,
+          }),
+        );
+      const storeMarker = () =>
+        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: '', ContentLength: 0 }));
+      if (start >= position) {
+        // Side by side: until this write is counted, a marker at or after `position` is dropped by the
+        // next write (which starts there) and checked against the part's size at finalize, so one stored
+        // before its part never counts alone.
+        // Both settle before the write may end: a marker landing after the next write's delete would stay.
+        const [part, marker] = await Promise.allSettled([storePart(), storeMarker()]);
+        if (part.status === 'rejected') throw part.reason;
+        if (marker.status === 'rejected') throw marker.reason;
+      } else {
+        // A part that takes in counted segments must exist before a marker hides those segments.
+        await storePart();
+        await storeMarker();
+      }
       created.push(Key);
     };
-    const sendSegment = async (body: Buffer, start: number): Promise<void> => {
+    const sendSegment = async (bytes: Buffer, start: number): Promise<void> => {
       const Key = this.segmentKey(uploadId, start);
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.length }),
+        new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, ContentLength: bytes.length }),
       );
       created.push(Key);
     };
@@ -300,9 +328,7 @@ export class S3BlobStore implements BlobStore {
       if (tailAdded) return;
       tailAdded = true;
       base = tailStart;
-      const tail: Buffer[] = [];
-      for await (const piece of this.readChain(chain.items, tailStart, position)) tail.push(piece);
-      await segments.add(Buffer.concat(tail));
+      await segments.add(await this.readSegments(chain.items, tailStart, position));
       for (const piece of waiting) await segments.add(piece);
       waiting = [];
     };
@@ -311,7 +337,7 @@ export class S3BlobStore implements BlobStore {
     let written: number;
     try {
       try {
-        for await (const chunk of source) {
+        for await (const chunk of body) {
           if (chunk.byteLength === 0) continue;
           hash?.update(chunk);
           if (tailAdded) {
@@ -389,9 +415,7 @@ export class S3BlobStore implements BlobStore {
     const objectKey = this.blobKey(session.blobKey);
     try {
       if (chain.tailStart < size) {
-        const tail: Buffer[] = [];
-        for await (const piece of this.readChain(chain.items, chain.tailStart, size)) tail.push(piece);
-        const body = Buffer.concat(tail);
+        const body = await this.readSegments(chain.items, chain.tailStart, size);
         await this.client.send(
           new UploadPartCommand({
             Bucket: this.bucket,
@@ -514,6 +538,27 @@ export class S3BlobStore implements BlobStore {
       cursor = end;
     }
     if (cursor < to && !upTo) throw new Error(`bytes ${cursor}..${to} of an upload are not readable`);
+  }
+
+  /**
+   * Bytes `from`..`to` of an upload, all in segments (less than a part), read side by side: the first
+   * part of an upload takes in the four small first chunks, and one GET after another would wait four
+   * round trips.
+   */
+  private async readSegments(items: Entry[], from: number, to: number): Promise<Buffer> {
+    const pieces: Array<Promise<Buffer>> = [];
+    let cursor = from;
+    for (const item of items) {
+      if (cursor >= to) break;
+      if (item.end <= cursor) continue;
+      if (item.start > cursor || item.kind === 'part') break;
+      const end = Math.min(item.end, to);
+      const range = { start: cursor - item.start, end: end - item.start - 1 };
+      pieces.push(this.getStream(item.key, range).then(readAll));
+      cursor = end;
+    }
+    if (cursor < to) throw new Error(`bytes ${cursor}..${to} of an upload are not readable`);
+    return Buffer.concat(await Promise.all(pieces));
   }
 
   /** The segments and part markers of an upload. */
@@ -823,4 +868,10 @@ class SegmentPipeline {
     }
     return bytes;
   }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream) pieces.push(piece as Buffer);
+  return Buffer.concat(pieces);
 }

@@ -33,6 +33,9 @@ export const SNIFF_BYTES = IMAGE_SNIFF_BYTES;
 export const maxBytesOf = (area: WriteArea): number =>
   area.kind === 'thumbnail' ? THUMBNAIL_MAX_BYTES : Number.MAX_SAFE_INTEGER;
 
+/** Whether the area's rules look at the bytes (thumbnails must be images); files are taken as declared. */
+export const judgesBytes = (area: WriteArea): boolean => area.kind !== 'file';
+
 /**
  * Judges finished content against the area's rules. Returns the content type to store: for thumbnails
  * the type the bytes prove, never the declared one.
@@ -42,7 +45,7 @@ export function checkContent(
   content: { size: number; head: Uint8Array; declaredType: string },
   refusal: () => Error = () => storageErrors.noWritePermission(),
 ): string {
-  if (area.kind === 'file') return content.declaredType;
+  if (!judgesBytes(area)) return content.declaredType;
   const sniffed: RasterImageType | null = sniffRasterImage(content.head);
   if (!sniffed || content.size > THUMBNAIL_MAX_BYTES) throw refusal();
   return sniffed;
