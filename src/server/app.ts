@@ -56,8 +56,11 @@ import type { Metrics } from './core/metrics';
 import { preparePrivateDataDir } from './core/private-files';
 import { releaseWhenQuiet } from './core/quiet-release';
 import { loadMallocTrim } from './core/malloc-trim';
+import { compactHeap } from './core/compact-heap';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** How long after the quiet release's collection the C allocator is trimmed. */
+const TRIM_AFTER_COMPACTION_MS = 1000;
 /** Routes of the storage protocol, by their registered pattern (never by the raw request URL). */
 const STORAGE_ROUTE_PREFIX = '/v0/';
 
@@ -270,8 +273,11 @@ function releaseMemoryWhenQuiet(
     release: () => {
       services.projects.dropCachedBodies();
       database.releaseMemory();
-      // After SQLite freed its cache: those pages, and the holes they kept, go back together.
-      trimMalloc?.();
+      // The dropped bodies' bytes are freed by this collection, which also packs the heap's pages.
+      compactHeap();
+      // Last, once SQLite and V8 freed what they held (V8 frees buffers' bytes just after the collection,
+      // off the main thread): those pages, and the holes they kept, go back together.
+      if (trimMalloc) setTimeout(trimMalloc, TRIM_AFTER_COMPACTION_MS).unref();
     },
   });
   // Not async: every request passes here, and a promise per request shows on the cached list's throughput.
