@@ -85,9 +85,29 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     'Caches bounded too: project list bodies ≤ 32 entries and ≤ 4 MiB (before: 32 entries of up to 1.1 MB each, ' +
     '≈ 35 MiB), single project bodies ≤ 2,000 entries and ≤ 2 MiB, sessions ≤ 10,000 entries (≈ 3 MiB).',
   '',
-  'The remaining gap to 64 MiB: ≈ 12 MiB of the `node` binary that running the server touches, and the heap ' +
-    'of fastify, kysely, zod and ws, which every request needs. The lever left is fewer or lighter ' +
-    'dependencies at start.',
+  'Third round, 2026-11-26 (docs/decisions/035-heap-after-bursts.md, 036-malloc-trim.md): what a burst leaves.',
+  '',
+  '| step | effect | what changed |',
+  '|---|---|---|',
+  '| one timer for every live socket’s deadline; node’s cleared idle timer dropped on upgrade | −4.7 MiB of ' +
+    'JS heap at 10,000 sockets (58.4 → 53.8 MiB) | a `Timeout`, closure and context per socket for its ' +
+    'session expiry, and the HTTP idle timer `ws` turns off but node keeps |',
+  '| the quiet release compacts the heap once | old space back to what is in use (a burst left 66 MiB ' +
+    'committed for 50 MiB of objects) | V8’s own full GCs leave pages three quarters full; compacting on ' +
+    'every full GC instead cost the 10,000-tab fan-out p99 (290 against 247 ms) |',
+  '| the quiet release trims the C allocator (`native/memory.c`, `malloc_trim`) | served line 114.7 → 90.8 MiB ' +
+    '(memory bench, shared machine) | glibc kept ≈ 20 MiB of freed chunks in the middle of its heaps; a ' +
+    '`malloc_trim` through gdb afterwards found nothing more to give back |',
+  '',
+  'Measured and not taken: `--optimize-for-size` (idle 75.4 MiB, 10,000 sockets 127.1 MiB) implies 1 MiB ' +
+    'semi-spaces, whose cost on the create line decision 030 measured; V8’s memory reducer never ran in 40 s ' +
+    'of idle sockets.',
+  '',
+  'The remaining gap to 64 MiB idle: ≈ 12 MiB of the `node` binary that running the server touches (47 MiB ' +
+    'of file pages against a bare `node`’s 35), ≈ 8 MiB of young generation (2 × 4 MiB semi-spaces, ' +
+    'committed once start-up filled them) and ≈ 15 MiB of old space, most of it the code of fastify, ' +
+    'kysely, zod and ws, which every request needs. The levers left are fewer or lighter dependencies at ' +
+    'start and a smaller young generation, each to be weighed against the latency lines.',
 ];
 
 export const PEERS_NOTE: string[] = [

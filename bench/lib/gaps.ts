@@ -124,18 +124,19 @@ export const GAPS: Record<string, string> = {
     'costs ≈ 5 ms (kept MD5, one hard link, one directory sync, the row) and the finalize chunk writes ' +
     'as fast as any other; the ≈ 270 ms once quoted for it did not reproduce. A 16 MiB request takes ' +
     '60–110 ms end to end against 45–65 ms in the server (of which its fdatasync 8–18 ms): the gap to the ' +
-    'bare upload is eleven requests’ fixed costs and a sync per chunk. Lever left: start syncing while the ' +
-    'chunk still arrives. The bare baseline itself swings widely with page-cache write-back, hence the ' +
-    'synced baseline for context.',
+    'bare upload is eleven requests’ fixed costs and a sync per chunk. Since the addendum of ' +
+    'docs/decisions/032-upload-throughput.md the SDK sends upload bytes without Node’s fetch teeing and ' +
+    "copying them (`redirect: 'error'`, `window: null`): it now uploads about as fast as the raw protocol " +
+    'client (192 against 201 MB/s in the quiet run of 2026-11-26, per-run ratios 0.45–0.62 ×, median ' +
+    '0.49 ×). Lever left: start syncing while the chunk still arrives. The bare baseline itself swings ' +
+    'widely with page-cache write-back, hence the synced baseline for context.',
   'storage-s3':
     'Before 2026-11-26 every chunk was stored as segment objects and finalize read them all back and ' +
-    'wrote the blob again (three passes over the bytes). Now the chunks are parts of a multipart upload ' +
-    'and finalize completes it (docs/decisions/032-upload-throughput.md): timed against the store on the ' +
-    'shared machine, finalize of 100 MB went from ≈ 4 s to ≈ 0.3 s. The quiet full run of 2026-11-26 after ' +
-    'that change read 62 MB/s (0.20 ×) against 60 MB/s (0.22 ×) before: the end-to-end figure did not move, ' +
-    'so finalize was not what held it. The chunks are: each 8 MiB part is one PUT plus its marker PUT to ' +
-    'Swift, three in flight, and the first 3.75 MiB are stored as segments and read back once. Lever left: ' +
-    'more parts in flight and the marker folded into the session state.',
+    'wrote the blob again; now the chunks are parts of a multipart upload and finalize completes it, the ' +
+    'body is read ahead while the upload’s entries are listed, part markers are stored beside their parts, ' +
+    'the small first segments are read back side by side, and finalize answers before the staging is ' +
+    'deleted (docs/decisions/032-upload-throughput.md and its addendum): 0.20 × → 0.31 × in the quiet ' +
+    'runs of 2026-11-26.',
   'search-sqlite':
     'First cut of search (docs/decisions/020-search.md), measured in the session that built it. Timed in ' +
     'process against the same 100k projects / 1M comments, the SQLite query runs in 8–19 ms at the median; ' +
@@ -162,16 +163,16 @@ export const GAPS: Record<string, string> = {
     'OpenAPI document built at its first request. What is left: ≈ 43 MiB of the `node` binary’s pages (a bare ' +
     '`node` touches 31 MiB of them) and ≈ 30 MiB of V8 heap committed for ≈ 18 MiB used. Lever left: ' +
     'fewer or lighter dependencies at start (fastify, kysely, zod and ws are most of the heap); 1 MiB ' +
-    'semi-spaces would save 6 MiB but slowed the create line in smoke runs.',
+    'semi-spaces would save 6 MiB but slowed the create line in smoke runs. The third round ' +
+    '(docs/decisions/035-heap-after-bursts.md, 036-malloc-trim.md) was about what bursts leave, not the idle ' +
+    'start: the idle figure stayed at ≈ 83 MiB.',
   'memory-served':
-    'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave: the session cache ' +
-    '(≤ 10,000 entries), and the freed megabytes of the list bodies SQLite writes, which glibc keeps where ' +
-    'later allocations sit above them. Since the second addendum of docs/decisions/030-idle-footprint-cuts.md ' +
-    'the server drops its cached bodies (≤ 4 MiB of lists) and SQLite’s page cache (now 4 MiB, was 16) ' +
-    'after 10 s without a request: 109 MiB in the quiet full run of 2026-11-26 (133 in the run before), ' +
-    '124.8–125.7 MiB against 131.8–132.1 before in one session on the shared machine (a `malloc_trim` would give back ≈ 20 MiB more of freed chunks glibc keeps). A fixed ' +
-    'malloc mmap threshold gave them back too (133 → 103 MiB) but cost the uncached list and the fan-out ' +
-    'lines, so it is not kept. The WAL checkpoint thread retires 10 s after the last write, before the reading.',
+    'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave. After 10 s without a ' +
+    'request the server drops its cached bodies and SQLite’s page cache (docs/decisions/030-idle-footprint-cuts.md, ' +
+    'second addendum), runs one compacting full GC (docs/decisions/035-heap-after-bursts.md) and a second later ' +
+    'trims the C allocator (`native/memory.c`, docs/decisions/036-malloc-trim.md), which gives back the freed ' +
+    'megabytes glibc kept in the middle of its heaps: 109 MiB in the quiet run before, 86.8 MiB now. A ' +
+    '`malloc_trim` through gdb after that finds nothing more to give back.',
   'list-uncached':
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
@@ -189,8 +190,11 @@ export const GAPS: Record<string, string> = {
     'server CPU 124 ms and client CPU 112 ms per create, the create answered p50 25 ms / p99 157 ms (the ' +
     'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
     'sockets idle. That RSS row reads up to ≈ 20 MiB above the memory bench’s 10,000-socket figure with the ' +
-    'same JS heap in use: the V8 heap left committed after opening every socket at once ' +
-    '(docs/decisions/030-idle-footprint-cuts.md, second addendum).',
+    'same JS heap in use: the V8 heap left committed after opening every socket at once. Since ' +
+    'docs/decisions/035-heap-after-bursts.md a socket holds ≈ 470 bytes less heap (one timer for every ' +
+    'socket’s deadline, node’s cleared idle timer dropped) and the quiet release compacts the heap; ' +
+    'compacting on every full GC instead read 134 MiB here but pushed the p99 to 290 ms. The p99 is the ' +
+    'slowest of 40 creates and moves with the machine: compare the client’s CPU per create between runs.',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +
@@ -200,7 +204,10 @@ export const GAPS: Record<string, string> = {
     'that decision cut the statements per create, each a round trip to PostgreSQL, from 12 to 8 (the counter ' +
     'in one statement, the project and its assignees in one) and keeps 2 pooled connections open when idle. ' +
     'Levers left, one round trip each: the notification opt-outs and inserts as one statement, the assignee ' +
-    'check folded into the project’s statement, the `NOTIFY` in the last write’s statement.',
+    'check folded into the project’s statement, the `NOTIFY` in the last write’s statement. The line sits at ' +
+    'its budget on this machine: 9.46 ms in the quiet run before, 11.98 ms (runs 11.98, 9.15, 12.07) in this ' +
+    'one; an A/B right after it, with and without the quiet release’s compaction and trim (each run starts ' +
+    'after 11 s without requests), read p99 8.5–11.6 ms with and 9.4–11.9 ms without: the same.',
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
