@@ -194,7 +194,10 @@ export const GAPS: Record<string, string> = {
     'docs/decisions/035-heap-after-bursts.md a socket holds ≈ 470 bytes less heap (one timer for every ' +
     'socket’s deadline, node’s cleared idle timer dropped) and the quiet release compacts the heap; ' +
     'compacting on every full GC instead read 134 MiB here but pushed the p99 to 290 ms. The p99 is the ' +
-    'slowest of 40 creates and moves with the machine: compare the client’s CPU per create between runs.',
+    'slowest of 40 creates and moves with the machine: compare the client’s CPU per create between runs. ' +
+    'Not explained yet: after those changes this RSS row read 160–161 MiB in two quiet runs (151 before), ' +
+    'while the memory bench’s 10,000 sockets read 142 MiB (147 before) and a separate script with the ' +
+    'same method 136–149 MiB, depending on whether the quiet release had run before the reading.',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +
