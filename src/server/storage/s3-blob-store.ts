@@ -527,17 +527,11 @@ export class S3BlobStore implements BlobStore {
    * the first bytes that cannot be read (missing, or in a part: a head read); otherwise that is an error.
    */
   private async *readChain(items: Entry[], from: number, to: number, upTo = false): AsyncIterable<Buffer> {
-    let cursor = from;
-    for (const item of items) {
-      if (cursor >= to) break;
-      if (item.end <= cursor) continue;
-      if (item.start > cursor || item.kind === 'part') break;
-      const end = Math.min(item.end, to);
-      const range = { start: cursor - item.start, end: end - item.start - 1 };
-      for await (const chunk of await this.getStream(item.key, range)) yield chunk as Buffer;
-      cursor = end;
+    const { pieces, readableTo } = segmentRanges(items, from, to);
+    if (readableTo < to && !upTo) throw unreadable(readableTo, to);
+    for (const { key, range } of pieces) {
+      for await (const chunk of await this.getStream(key, range)) yield chunk as Buffer;
     }
-    if (cursor < to && !upTo) throw new Error(`bytes ${cursor}..${to} of an upload are not readable`);
   }
 
   /**
@@ -546,19 +540,11 @@ export class S3BlobStore implements BlobStore {
    * round trips.
    */
   private async readSegments(items: Entry[], from: number, to: number): Promise<Buffer> {
-    const pieces: Array<Promise<Buffer>> = [];
-    let cursor = from;
-    for (const item of items) {
-      if (cursor >= to) break;
-      if (item.end <= cursor) continue;
-      if (item.start > cursor || item.kind === 'part') break;
-      const end = Math.min(item.end, to);
-      const range = { start: cursor - item.start, end: end - item.start - 1 };
-      pieces.push(this.getStream(item.key, range).then(readAll));
-      cursor = end;
-    }
-    if (cursor < to) throw new Error(`bytes ${cursor}..${to} of an upload are not readable`);
-    return Buffer.concat(await Promise.all(pieces));
+    const { pieces, readableTo } = segmentRanges(items, from, to);
+    if (readableTo < to) throw unreadable(readableTo, to);
+    return Buffer.concat(
+      await Promise.all(pieces.map(({ key, range }) => this.getStream(key, range).then(readAll))),
+    );
   }
 
   /** The segments and part markers of an upload. */
@@ -875,3 +861,28 @@ async function readAll(stream: Readable): Promise<Buffer> {
   for await (const piece of stream) pieces.push(piece as Buffer);
   return Buffer.concat(pieces);
 }
+
+/**
+ * The segment byte ranges that hold bytes `from`..`to` of an upload, in order, and how far they reach: up
+ * to the first bytes that are missing or in a part.
+ */
+function segmentRanges(
+  items: Entry[],
+  from: number,
+  to: number,
+): { pieces: { key: string; range: { start: number; end: number } }[]; readableTo: number } {
+  const pieces: { key: string; range: { start: number; end: number } }[] = [];
+  let cursor = from;
+  for (const item of items) {
+    if (cursor >= to) break;
+    if (item.end <= cursor) continue;
+    if (item.start > cursor || item.kind === 'part') break;
+    const end = Math.min(item.end, to);
+    pieces.push({ key: item.key, range: { start: cursor - item.start, end: end - item.start - 1 } });
+    cursor = end;
+  }
+  return { pieces, readableTo: Math.min(cursor, to) };
+}
+
+const unreadable = (from: number, to: number): Error =>
+  new Error(`bytes ${from}..${to} of an upload are not readable`);
