@@ -13,7 +13,7 @@ import {
   type Session,
 } from './lib/clients';
 import { seed } from './lib/seeder';
-import { startServer, type ServerProcess } from './lib/server-process';
+import { IDLE_AFTER_MS, idleReading, startServer, type ServerProcess } from './lib/server-process';
 import { figure, fmt, MiB, percentile } from './lib/stats';
 import type { BenchContext, Figure } from './lib/types';
 import type { Benchmark } from './lib/types';
@@ -274,10 +274,7 @@ async function manyTabs(
   try {
     raiseOpenFiles(server.pid);
     const runs = await fanoutOn(context, [server], tabs, creates, 'sqlite10k', async () => {
-      await delay(2000);
-      await server.gc();
-      await delay(500);
-      idleRss = server.rss();
+      idleRss = (await idleReading(server)).rss;
       context.log(`sqlite10k: RSS with ${tabs} idle sockets ${fmt(idleRss / MiB)} MiB`);
     });
     return { runs, idleRss };
@@ -350,7 +347,8 @@ export const fanout: Benchmark = {
         `${manyTabCount.toLocaleString('en-US')} tabs: one SQLite instance, every socket in the bench process ` +
           '(one client process, as the issue measures it; its open-file limit is raised with `prlimit` when ' +
           `below ${NOFILE_NEEDED.toLocaleString('en-US')}), the same creates; the server’s RSS is read with the ` +
-          'sockets open and idle, before the first create (2 s quiet, a full GC). “bench client CPU per create” ' +
+          `sockets open and idle, before the first create: ${IDLE_AFTER_MS / 1000} s after the last socket opened ` +
+          '(past the server’s quiet release), a full GC. “bench client CPU per create” ' +
           'is the client process receiving the message on every socket: it shares the 2 cores with the server ' +
           'and sits inside the create → last socket figure.',
       ],

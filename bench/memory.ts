@@ -1,26 +1,13 @@
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { closeAll, httpRequest, openDashboardTabs, signUpMany, type LiveSocket } from './lib/clients';
 import { seed } from './lib/seeder';
-import { startServer, type ServerProcess } from './lib/server-process';
+import { IDLE_AFTER_MS, idleReading, startServer } from './lib/server-process';
 import { figure, fmt, KiB, MiB } from './lib/stats';
 import type { BenchContext } from './lib/types';
 import type { Benchmark } from './lib/types';
 
 const SESSIONS = 100;
-const SETTLE_MS = 2000;
-/** The SQLite WAL checkpoint thread retires after 10 s without a write (src/server/db/database.ts). */
-const WRITES_QUIET_MS = 12_000;
 const SERVED_PAGE = 1000;
-
-/** RSS after the process has been quiet for a while and a full GC ran (the steady state of idle sockets). */
-async function settledRss(server: ServerProcess): Promise<{ rss: number; heapUsed: number }> {
-  await delay(SETTLE_MS);
-  await server.gc();
-  await delay(500);
-  const memory = await server.memory();
-  return { rss: server.rss(), heapUsed: memory.heapUsed };
-}
 
 /**
  * RSS of a server that has served a small team for a while: `signups` accounts made through the API, then
@@ -46,9 +33,7 @@ async function servedRss(context: BenchContext, run: number, signups: number, pr
       after = page.nextCursor;
     } while (after);
     if (listed < projects) throw new Error(`listed ${listed} of ${projects} projects`);
-    // Quiet: no request for a while, as a small server is most of the day.
-    await delay(WRITES_QUIET_MS);
-    const { rss } = await settledRss(server);
+    const { rss } = await idleReading(server);
     context.log(
       `run ${run + 1}: after ${signups} signups and ${listed} projects served, RSS ${fmt(rss / MiB)} MiB`,
     );
@@ -72,14 +57,14 @@ export const memory: Benchmark = {
       const sockets: LiveSocket[] = [];
       try {
         await httpRequest(`${server.url}/api/health`);
-        const idle = await settledRss(server);
+        const idle = await idleReading(server);
         const sessions = await signUpMany(server.url, SESSIONS, `memory${run}`);
-        const signedIn = await settledRss(server);
+        const signedIn = await idleReading(server);
         const result = { idle: idle.rss, idleHeap: idle.heapUsed, rss: [] as number[], heap: [] as number[] };
         for (const step of steps) {
           const more = await openDashboardTabs(server.url, sessions, step - sockets.length);
           sockets.push(...more);
-          const at = await settledRss(server);
+          const at = await idleReading(server);
           result.rss.push(at.rss);
           result.heap.push(at.heapUsed);
           context.log(
@@ -112,14 +97,14 @@ export const memory: Benchmark = {
           `steps up to ${largest.toLocaleString('en-US')}, spread over the ${SESSIONS} session cookies ` +
           '(several tabs per user). Every socket is a dashboard tab: authenticated by cookie and subscribed to ' +
           'the first page of the project list (limit 50), then left idle.',
-        `Each reading waits ${SETTLE_MS / 1000} s, asks the server for a full GC (it runs with \`--expose-gc\`), ` +
-          'waits 0.5 s and reads VmRSS from /proc. Per connection = (RSS at the largest step − RSS idle) / ' +
+        `Each reading is of an idle server: ${IDLE_AFTER_MS / 1000} s without a request or a new socket (past ` +
+          'the server’s 10 s quiet release, which the idle start counts as well), then a full GC (the server runs ' +
+          'with `--expose-gc`), 0.5 s, and VmRSS from /proc. Per connection = (RSS at the largest step − RSS idle) / ' +
           'sockets; the marginal figure takes the slope between the first and last step instead.',
         `Served: a fresh server on ${servedProjects.toLocaleString('en-US')} seeded projects; ` +
           `${signups.toLocaleString('en-US')} users sign up through the API (multipart, PNG thumbnail), then ` +
           `every project is listed once (\`GET /api/projects?limit=${SERVED_PAGE}\`, following \`nextCursor\`); ` +
-          `then ${WRITES_QUIET_MS / 1000} s without requests (the WAL checkpoint thread retires after 10 s ` +
-          'without a write) and the same reading as above. One run (the signups dominate its time).',
+          'then the same idle reading (the WAL checkpoint thread also retires after 10 s without a write). One run (the signups dominate its time).',
       ],
       figures: [
         figure(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ChildMessage, ParentMessage } from './server-child';
@@ -109,6 +110,25 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     ready: { message: readyUrl },
   });
   return withMetrics(server);
+}
+
+/**
+ * How long an idle reading waits after the last request or live upgrade: past the server's quiet release
+ * (10 s, src/server/app.ts), which drops caches and gives back what the burst before it left, and past
+ * the SQLite WAL checkpoint thread's retirement (10 s without a write, src/server/db/database.ts).
+ */
+export const IDLE_AFTER_MS = 12_000;
+
+/**
+ * RSS and JS heap of a server left idle, as a small server is most of the day: nothing asked of it for
+ * `IDLE_AFTER_MS`, then a full GC (docs/decisions/037-idle-readings.md).
+ */
+export async function idleReading(server: ServerProcess): Promise<{ rss: number; heapUsed: number }> {
+  await delay(IDLE_AFTER_MS);
+  await server.gc();
+  await delay(500);
+  const memory = await server.memory();
+  return { rss: server.rss(), heapUsed: memory.heapUsed };
 }
 
 /** The child's own figures, asked for over IPC (bench/lib/server-child.ts answers). */

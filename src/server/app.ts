@@ -93,7 +93,7 @@ export async function createApp(config: Config): Promise<DojoApp> {
   const hub = createLiveHub({ config, bus, services, log: server.log, metrics, database });
 
   echoRequestIds(server);
-  releaseMemoryWhenQuiet(server, config.quietReleaseMs, database, services);
+  releaseMemoryWhenQuiet(server, config.quietReleaseMs, database, services, metrics);
   if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
@@ -266,6 +266,7 @@ function releaseMemoryWhenQuiet(
   quietMs: number,
   database: DatabaseHandle,
   services: Services,
+  metrics: Metrics | undefined,
 ): void {
   const trimMalloc = loadMallocTrim();
   const quiet = releaseWhenQuiet({
@@ -278,13 +279,19 @@ function releaseMemoryWhenQuiet(
       // Last, once SQLite and V8 freed what they held (V8 frees buffers' bytes just after the collection,
       // off the main thread): those pages, and the holes they kept, go back together.
       if (trimMalloc) setTimeout(trimMalloc, TRIM_AFTER_COMPACTION_MS).unref();
+      metrics?.countQuietRelease();
     },
   });
+  // Start-up is a burst too (modules compiled, schemas built, the first migrations): a server nobody uses
+  // after it starts releases what that left, as it would after any burst (docs/decisions/037-idle-readings.md).
+  quiet.touch();
   // Not async: every request passes here, and a promise per request shows on the cached list's throughput.
   server.addHook('onRequest', (request, _reply, done) => {
     if (!MONITOR_ROUTES.has(request.routeOptions.url ?? '')) quiet.touch();
     done();
   });
+  // A live socket's upgrade never reaches Fastify's hooks, and 10,000 tabs opening is a burst as well.
+  server.server.on('upgrade', () => quiet.touch());
   server.addHook('onClose', async () => quiet.stop());
 }
 

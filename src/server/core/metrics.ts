@@ -10,6 +10,8 @@ export interface Metrics {
   countRateLimitRefusal(route: string): void;
   countDatabaseError(): void;
   countStorageError(): void;
+  /** The server was quiet long enough to drop its caches and give memory back (the quiet release). */
+  countQuietRelease(): void;
   /** The Prometheus text exposition and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
 }

@@ -53,6 +53,11 @@ export async function createPrometheusMetrics(live: () => LiveCounts): Promise<M
     help: 'Requests that failed because file storage failed (disk full, store unreachable)',
     registers: [registry],
   });
+  const quietReleases = new Counter({
+    name: 'dojo_quiet_releases_total',
+    help: 'Times the server, quiet for a while, dropped its caches and gave memory back to the system',
+    registers: [registry],
+  });
   new Gauge({
     name: 'dojo_live_sockets',
     help: 'Open live sockets on this instance',
@@ -78,6 +83,7 @@ export async function createPrometheusMetrics(live: () => LiveCounts): Promise<M
     countRateLimitRefusal: (route) => refusals.inc({ route }),
     countDatabaseError: () => databaseErrors.inc(),
     countStorageError: () => storageErrors.inc(),
+    countQuietRelease: () => quietReleases.inc(),
     render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };
 }

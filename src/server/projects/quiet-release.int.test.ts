@@ -3,8 +3,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { LiveTarget, Project, ProjectPage } from '../../common';
 import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { pollUntil } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 /**
@@ -28,9 +30,13 @@ interface Started {
   alice: SignedInClient;
 }
 let started: Started[] = [];
+/** Servers started without a user. */
+let unused: TestServer[] = [];
+
+const METRICS_TOKEN = 'quiet-release-metrics-token-0123456789';
 
 async function startWith(quietReleaseMs: number): Promise<Started> {
-  const server = await startTestServer({ configOverrides: { quietReleaseMs } });
+  const server = await startTestServer({ configOverrides: { quietReleaseMs, metricsToken: METRICS_TOKEN } });
   const entry = { server, alice: await signUpClient(server.url, 'Alice') };
   started.push(entry);
   return entry;
@@ -86,12 +92,49 @@ async function cachedThenRenamed(entry: Started): Promise<void> {
   await renameBehindTheServersBack(entry.server, project.id, 'After');
 }
 
+/**
+ * The names listed once the server was left alone for twice its quiet period before each look. A look is
+ * a request, so it starts the next quiet period, and a loaded machine only delays the release to a later look.
+ */
+async function namesOnceLeftAlone(entry: Started, quietMs: number): Promise<string[]> {
+  let names: string[] = [];
+  for (let look = 0; look < 10 && names[0] !== 'After'; look += 1) {
+    await delay(2 * quietMs);
+    names = await listedNames(entry);
+  }
+  return names;
+}
+
+/** `dojo_quiet_releases_total`; a scrape is a monitor request, so it does not interrupt a quiet period. */
+async function releasesSoFar(server: TestServer): Promise<number> {
+  const response = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  const line = /^dojo_quiet_releases_total (\d+)$/m.exec(await response.text());
+  return Number(line?.[1] ?? Number.NaN);
+}
+
+/** Opens a dashboard's live socket (the upgrade) and closes it once it is open. */
+async function openAndCloseLiveSocket({ server, alice }: Started): Promise<void> {
+  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/live`, {
+    headers: { cookie: alice.client.transport.cookieHeader() ?? '' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.close();
+}
+
 afterAll(async () => {
   for (const { server, alice } of started) {
     alice.client.close();
     await server.stop();
   }
   started = [];
+  for (const server of unused) await server.stop();
+  unused = [];
 });
 
 describe('after a quiet while', () => {
@@ -104,13 +147,33 @@ describe('after a quiet while', () => {
   it('drops the cached list bodies: the next read is built anew', async () => {
     const entry = await startWith(QUIET_MS);
     await cachedThenRenamed(entry);
-    // Left alone for twice the quiet period before each look; a look is a request, so it starts the next
-    // quiet period, and a loaded machine only delays the release to a later look.
-    let names: string[] = [];
-    for (let look = 0; look < 10 && names[0] !== 'After'; look += 1) {
-      await delay(2 * QUIET_MS);
-      names = await listedNames(entry);
-    }
-    expect(names).toEqual(['After']);
+    expect(await namesOnceLeftAlone(entry, QUIET_MS)).toEqual(['After']);
   }, 60_000);
+
+  it('counts the idle stretch after start: a server nobody uses releases what start-up left', async () => {
+    // No sign-up, no request at all: only the scrapes, which are monitor requests.
+    const server = await startTestServer({
+      configOverrides: { quietReleaseMs: QUIET_MS, metricsToken: METRICS_TOKEN },
+    });
+    unused.push(server);
+    let releases = 0;
+    await pollUntil(
+      async () => (releases = await releasesSoFar(server)) >= 1,
+      30_000,
+      () => `dojo_quiet_releases_total stayed at ${releases}`,
+    );
+  }, 60_000);
+
+  it('counts a live socket opening as activity: tabs opening keep the server from releasing', async () => {
+    // Longer than any gap between two socket openings here, even on a loaded machine.
+    const quietMs = 5000;
+    const entry = await startWith(quietMs);
+    await cachedThenRenamed(entry);
+    // Nothing but upgrades, back to back, for longer than the quiet period since the last request.
+    const until = performance.now() + 2 * quietMs;
+    while (performance.now() < until) await openAndCloseLiveSocket(entry);
+    expect(await listedNames(entry)).toEqual(['Before']);
+    // The same server left alone (no request, no socket) then releases.
+    expect(await namesOnceLeftAlone(entry, quietMs)).toEqual(['After']);
+  }, 120_000);
 });
