@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Notification, NotificationKind, NotificationPreference } from '../../common';
 import type { Database, NotificationsTable } from '../db/schema';
 
@@ -16,13 +16,36 @@ export interface NotificationRow extends Pick<
  */
 const INSERT_BATCH = 2000;
 
-export async function insertNotifications(db: Kysely<Database>, rows: NotificationRow[]): Promise<void> {
+/**
+ * Inserts these rows but those of a member who turned that kind off in the app (no preference row means
+ * on), in one statement per batch: the opt-outs are checked by the insert itself rather than read first,
+ * one round trip less on every write that notifies. Returns the user ids told.
+ */
+export async function insertNotificationsUnlessOptedOut(
+  db: Kysely<Database>,
+  rows: NotificationRow[],
+): Promise<string[]> {
+  const told: string[] = [];
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    await db
-      .insertInto('notifications')
-      .values(rows.slice(start, start + INSERT_BATCH))
-      .execute();
+    const values = rows
+      .slice(start, start + INSERT_BATCH)
+      .map(
+        (row) =>
+          sql`(${row.id}, ${row.user_id}, ${row.kind}, ${row.project_id}, ${row.comment_id}, ${row.actor_id}, ${row.created_at})`,
+      );
+    // A VALUES list's columns are column1…column7 on both engines.
+    const inserted = await sql<{ user_id: string }>`
+      insert into notifications (id, user_id, kind, project_id, comment_id, actor_id, created_at)
+      select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7
+      from (values ${sql.join(values)}) as v
+      where not exists (
+        select 1 from notification_preferences as p
+        where p.user_id = v.column2 and p.kind = v.column3 and p.in_app = 0
+      )
+      returning user_id`.execute(db);
+    told.push(...inserted.rows.map((row) => row.user_id));
   }
+  return told;
 }
 
 /** Queues an action's notifications (their drafts as JSON) inside the action's transaction. */
@@ -85,23 +108,6 @@ export async function activeProjectMembersOf(db: Kysely<Database>, projectId: st
     .where('users.status', '=', 'active')
     .execute();
   return rows.map((row) => row.id);
-}
-
-/** `userId:kind` for each of these members who turned one of these kinds off in the app (no row means on). */
-export async function inAppOptOutsOf(
-  db: Kysely<Database>,
-  userIds: string[],
-  kinds: NotificationKind[],
-): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('notification_preferences')
-    .select(['user_id', 'kind'])
-    .where('user_id', 'in', userIds)
-    .where('kind', 'in', kinds)
-    .where('in_app', '=', 0)
-    .execute();
-  return new Set(rows.map((row) => `${row.user_id}:${row.kind}`));
 }
 
 /** A member's notifications, newest first, older than `beforeSeq` when given; with project and actor names. */

@@ -21,9 +21,8 @@ import {
   countUnread,
   countUnreadOf,
   findNotificationSeq,
-  inAppOptOutsOf,
   insertNotificationJob,
-  insertNotifications,
+  insertNotificationsUnlessOptedOut,
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
@@ -84,22 +83,16 @@ export function recipientsOf(drafts: readonly NotificationDraft[]): Map<string, 
 
 /**
  * Inserts the notifications of these recipients in one multi-row insert, leaving out the kinds a user
- * turned off in the app. Returns the changes to publish once the transaction committed: one per recipient.
+ * turned off in the app. Returns the changes to publish once the transaction committed: one per recipient told.
  */
 export async function writeNotifications(
   trx: Kysely<Database>,
   recipients: Map<string, NotificationDraft>,
 ): Promise<Change[]> {
   if (recipients.size === 0) return [];
-  const optOuts = await inAppOptOutsOf(
-    trx,
-    [...recipients.keys()],
-    [...new Set([...recipients.values()].map((draft) => draft.kind))],
-  );
   const createdAt = nowIso();
-  const told = [...recipients].filter(([userId, draft]) => !optOuts.has(`${userId}:${draft.kind}`));
-  const ids = newIds(told.length);
-  const rows = told.map(([userId, draft], index) => ({
+  const ids = newIds(recipients.size);
+  const rows = [...recipients].map(([userId, draft], index) => ({
     id: ids[index] ?? newId(),
     user_id: userId,
     kind: draft.kind,
@@ -108,8 +101,7 @@ export async function writeNotifications(
     actor_id: draft.actorId,
     created_at: createdAt,
   }));
-  await insertNotifications(trx, rows);
-  return notificationChanges(rows.map((row) => row.user_id));
+  return notificationChanges(await insertNotificationsUnlessOptedOut(trx, rows));
 }
 
 /** The contract with every writer of notifications: `{ notifications, <recipient id> }` means "theirs changed". */
