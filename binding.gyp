@@ -1,8 +1,8 @@
 {
   "targets": [
     {
-      "target_name": "dojo_memory",
-      "sources": ["native/memory.c"]
+      "target_name": "dojo_native",
+      "sources": ["native/addon.c", "native/memory.c", "native/md5.c"]
     }
   ]
 }

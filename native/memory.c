@@ -20,9 +20,9 @@ static napi_value trim_malloc(napi_env env, napi_callback_info info) {
   return result;
 }
 
-NAPI_MODULE_INIT() {
-  napi_value fn;
-  napi_create_function(env, "trimMalloc", NAPI_AUTO_LENGTH, trim_malloc, NULL, &fn);
-  napi_set_named_property(env, exports, "trimMalloc", fn);
-  return exports;
+napi_status register_memory(napi_env env, napi_value exports) {
+  const napi_property_descriptor functions[] = {
+      {"trimMalloc", NULL, trim_malloc, NULL, NULL, NULL, napi_default, NULL},
+  };
+  return napi_define_properties(env, exports, 1, functions);
 }

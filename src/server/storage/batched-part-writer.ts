@@ -1,7 +1,7 @@
 /** Writing a resumable upload's chunk into its part file: batched, gathered writes that keep memory flat. */
 
-import type { Hash } from 'node:crypto';
 import type fsp from 'node:fs/promises';
+import type { Md5 } from './md5';
 
 /** Network reads arrive in ~64 KiB pieces; writing them in ~1 MiB batches saves most file-system round trips. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
@@ -10,13 +10,14 @@ interface BatchesWritten {
   /** Bytes written, in order from the start position, before the end or the first error. */
   written: number;
   error?: unknown;
-  /** The hash took exactly the bytes written (false after a failed write). */
+  /** The hash took exactly the bytes written (false after a failed write or a failed hash). */
   hashed: boolean;
 }
 
 /**
- * Writes the source at `position` in batches, reading the next batch while the previous one is written:
- * at most one write in flight and one batch filling, so memory stays at about two batches. A source
+ * Writes the source at `position` in batches, reading the next batch while the previous one is written
+ * and hashed: at most one write and one hash in flight and one batch filling, so memory stays at about
+ * two batches. A source
  * error ends the reading, but what arrived before it is still written (and counted); a write error ends
  * both. Resolves only once no write is in flight.
  */
@@ -24,24 +25,33 @@ export async function writeBatches(
   handle: fsp.FileHandle,
   position: number,
   source: AsyncIterable<Uint8Array>,
-  hash: Hash | undefined,
+  hash: Md5 | undefined,
 ): Promise<BatchesWritten> {
   let written = 0;
   let writeError: unknown;
   let failed = false;
   // Never rejects: a failed write is recorded and stops what follows.
   let inFlight: Promise<void> = Promise.resolve();
+  // Never rejects either: a failed hash only means the part is hashed again from the file at finalize.
+  let hashing: Promise<void> = Promise.resolve();
+  let hashFailed = false;
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
 
   const startWrite = async (): Promise<void> => {
     await inFlight;
     if (failed) throw writeError;
+    await hashing;
     const batch = pending;
     const batchBytes = pendingBytes;
     pending = [];
     pendingBytes = 0;
-    for (const chunk of batch) hash?.update(chunk);
+    if (hash) {
+      hash.update(batch);
+      hashing = hash.settled().catch(() => {
+        hashFailed = true;
+      });
+    }
     inFlight = writeAllOf(handle, batch, position + written).then(
       () => {
         written += batchBytes;
@@ -70,8 +80,10 @@ export async function writeBatches(
     // The write error is reported below.
   }
   await inFlight;
+  await hashing;
   if (failed) return { written, error: writeError, hashed: false };
-  return error === undefined ? { written, hashed: true } : { written, error, hashed: true };
+  const hashed = !hashFailed;
+  return error === undefined ? { written, hashed } : { written, error, hashed };
 }
 
 export async function writeFully(handle: fsp.FileHandle, chunk: Uint8Array, position: number): Promise<void> {

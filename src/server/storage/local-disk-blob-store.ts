@@ -1,5 +1,5 @@
 import { UPLOAD_ID_PATTERN } from '../../common';
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { writeBatches, writeFully } from './batched-part-writer';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
 import { syncDirectory, syncFile } from '../core/durable-fs';
 import { RecentMap } from './recent-map';
+import { createMd5, type Md5 } from './md5';
 
 const BLOB_KEY = /^[0-9a-f]{32}$/;
 
@@ -141,7 +142,7 @@ export class LocalDiskBlobStore implements BlobStore {
       // The hash kept while the chunks arrived, if it covers exactly these bytes and nothing wrote to the
       // file since. A copy is digested, so a finalize that fails later (the quota) can be retried.
       if (tracked?.offset === size && tracked.file === fileStateOf(stat)) {
-        md5Base64 = tracked.hash.copy().digest('base64');
+        md5Base64 = await tracked.hash.copy().digestBase64();
       }
       // Anything past `size` was never counted as received (an interrupted chunk): it is not the object's.
       if (Number(stat.size) !== size) {
@@ -238,14 +239,18 @@ async function* entriesIn(
 }
 
 async function md5OfFile(file: string, size: number): Promise<string> {
-  const hash = createHash('md5');
+  const hash = createMd5();
   if (size > 0) {
-    for await (const chunk of fs.createReadStream(file, { start: 0, end: size - 1 })) {
-      hash.update(chunk as Buffer);
+    // The stream reads ahead while the previous piece is hashed off the event loop.
+    for await (const chunk of fs.createReadStream(file, { start: 0, end: size - 1, highWaterMark: MIB })) {
+      await hash.settled();
+      hash.update([chunk as Buffer]);
     }
   }
-  return hash.digest('base64');
+  return hash.digestBase64();
 }
+
+const MIB = 1024 * 1024;
 
 /**
  * What identifies a file's bytes without reading them: a write or truncate changes its size or mtime. A
@@ -258,8 +263,8 @@ async function hashOfFirst(
   position: number,
   handle: fsp.FileHandle,
   tracked: PartHash | undefined,
-): Promise<Hash | undefined> {
-  if (position === 0) return createHash('md5');
+): Promise<Md5 | undefined> {
+  if (position === 0) return createMd5();
   if (tracked?.offset !== position) return undefined;
   return tracked.file === fileStateOf(await handle.stat({ bigint: true })) ? tracked.hash : undefined;
 }
@@ -267,7 +272,7 @@ async function hashOfFirst(
 /** MD5 state of the first `offset` bytes of a part, as this instance wrote them. */
 interface PartHash {
   offset: number;
-  hash: Hash;
+  hash: Md5;
   /** `fileStateOf` the part right after those bytes were synced. */
   file: string;
 }

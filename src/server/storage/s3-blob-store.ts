@@ -27,11 +27,12 @@ import {
   UploadPartCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
 import { ReadAhead } from '../core/byte-streams';
 import { RecentMap } from './recent-map';
+import { createMd5, type Md5 } from './md5';
 
 export interface S3BlobStoreOptions {
   endpoint: string | undefined;
@@ -271,7 +272,7 @@ export class S3BlobStore implements BlobStore {
     const tracked = this.partHashes.take(uploadId);
     const hash =
       position === 0
-        ? createHash('md5')
+        ? createMd5()
         : tracked?.offset === position && tracked.entries === signatureOf(kept)
           ? tracked.hash
           : undefined;
@@ -339,7 +340,7 @@ export class S3BlobStore implements BlobStore {
       try {
         for await (const chunk of body) {
           if (chunk.byteLength === 0) continue;
-          hash?.update(chunk);
+          hash?.update([chunk]);
           if (tailAdded) {
             await segments.add(chunk);
             continue;
@@ -365,7 +366,8 @@ export class S3BlobStore implements BlobStore {
       await segments.settle();
       return { written: Math.max(0, base + segments.stored() - position), error };
     }
-    if (hash) {
+    // A hash that failed is not kept: finalize then reads the object back instead.
+    if (hash && (await hash.settled().then(hashedAll, hashFailed))) {
       const prefixLength = this.uploadPrefix(uploadId).length;
       const after = [...kept, ...created.map((key) => entryOf(key.slice(prefixLength), key, 0))];
       this.partHashes.set(uploadId, { offset: position + written, hash, entries: signatureOf(after) });
@@ -452,7 +454,7 @@ export class S3BlobStore implements BlobStore {
       if ((error as Error).name === 'NoSuchUpload') return this.completedBlob(session, size);
       throw error;
     }
-    const md5Base64 = hash ? hash.digest('base64') : await this.md5Of(objectKey);
+    const md5Base64 = hash ? await hash.digestBase64() : await this.md5Of(objectKey);
     return { key: session.blobKey, size, md5Base64 };
   }
 
@@ -765,9 +767,12 @@ const signatureOf = (entries: Array<Entry | undefined>): string =>
     .join('\n');
 
 /** MD5 state of the first `offset` bytes of an upload, as this instance received them. */
+const hashedAll = (): boolean => true;
+const hashFailed = (): boolean => false;
+
 interface UploadHash {
   offset: number;
-  hash: Hash;
+  hash: Md5;
   /** `signatureOf` the upload's entries right after those bytes were stored. */
   entries: string;
 }
