@@ -103,11 +103,47 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     'semi-spaces, whose cost on the create line decision 030 measured; V8’s memory reducer never ran in 40 s ' +
     'of idle sockets.',
   '',
-  'The remaining gap to 64 MiB idle: ≈ 12 MiB of the `node` binary that running the server touches (47 MiB ' +
-    'of file pages against a bare `node`’s 35), ≈ 8 MiB of young generation (2 × 4 MiB semi-spaces, ' +
-    'committed once start-up filled them) and ≈ 15 MiB of old space, most of it the code of fastify, ' +
-    'kysely, zod and ws, which every request needs. The levers left are fewer or lighter dependencies at ' +
-    'start and a smaller young generation, each to be weighed against the latency lines.',
+  'Fourth round, 2026-11-26 (docs/decisions/037-idle-readings.md): every idle reading is now taken the way ' +
+    'the served line always was, 12 s after the last request or new socket, past the quiet release, then a ' +
+    'full GC. Start-up counts as a burst, so a server nobody uses releases once 10 s after it started. ' +
+    'Socket upgrades count as activity, so no release comes while 10,000 tabs open. Readings 2 s after ' +
+    'start caught start-up’s garbage, and the 10,000-tab reading caught the heap at its peak or just after ' +
+    'the release, depending on how fast the sockets opened. That is why it read 136–161 MiB for the same code.',
+  '',
+  '| reading | before (2 s after) | now (after the quiet release) |',
+  '|---|---|---|',
+  '| idle, memory bench | 83 MiB | 72.5 MiB |',
+  '| 10,000 idle sockets, memory bench | 142 MiB | 123.9 MiB |',
+  '| 10,000 idle tabs, fan-out bench | 160–161 MiB | 122.4 MiB |',
+  '',
+  'What the idle server holds after its release (`npm start`’s bundle, `/proc/PID/smaps` per mapping, ' +
+    '`/proc/PID/pagemap` against the sections of `/usr/bin/node`, V8’s heap spaces):',
+  '',
+  '| part | RSS | notes |',
+  '|---|---|---|',
+  '| `/usr/bin/node` pages | 42 MiB | `.text` 21.6 MiB (a bare `node` 14.1: code the server ran, V8’s ' +
+    'compilers among it), `.rodata` 9.0 MiB (bare 5.9; ICU’s data 1.6 of it), symbol and string tables ' +
+    '≈ 9 MiB as in a bare `node` |',
+  '| V8 heap | ≈ 20 MiB | old space 15.5 MiB committed for 15.1 used, large objects 2.5 (the bundle’s ' +
+    'source text), code 1.0, young generation 1.0 (the release’s GC shrinks it from 2 × 4 MiB) |',
+  '| other anonymous memory | ≈ 6 MiB | thread stacks and per-thread malloc arenas (libuv’s pool, V8’s ' +
+    'workers) |',
+  '| malloc `[heap]` | ≈ 5 MiB | SQLite, better-sqlite3, OpenSSL, libuv |',
+  '| other files | ≈ 5 MiB | better-sqlite3’s addon 1.9 MiB, libstdc++, libc, libm |',
+  '',
+  'Measured and not taken this round:',
+  "- V8’s “last resort” collection (`gc({ flavor: 'last-resort' })`, what a low-memory notification " +
+    'runs) instead of the compacting one: 77.9 against 77.6 MiB.',
+  '- Flushing every function’s bytecode once at the release (`--stress-flush-code` for that collection): ' +
+    '−1.5 MiB, paid back by compiling every function again at the next request.',
+  '- Paging the `node` binary’s clean pages out at the release (`madvise(MADV_PAGEOUT)`, tried through ' +
+    'gdb): 76.4 → 64.8 MiB. The kernel already reclaims clean file pages by itself when memory runs short. ' +
+    'Doing it every quiet period would only move the figure. The first request after each quiet period ' +
+    'would then fault the code back in, from the disk if the page cache let it go.',
+  '',
+  'The gap to 64 MiB that is left: the server’s own code in V8 (old space, most of it the code and shapes ' +
+    'of fastify, kysely, zod and ws, which every request needs) and the part of `node` it runs. The ' +
+    'levers are fewer or lighter dependencies at start, each weighed against the latency lines.',
 ];
 
 export const PEERS_NOTE: string[] = [

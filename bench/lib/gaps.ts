@@ -40,7 +40,8 @@ export const GAPS: Record<string, string> = {
     'route’s request and reply alive (11.8 KiB per connection before that change, ≈ 6 KiB after). A ' +
     'bare `ws` server costs ≈ 6 KiB of RSS per open socket on this machine, so a miss here means memory ' +
     'per socket grew in `LiveHub`: compare the JS heap row with an older report.',
-  'memory-10k': 'Idle RSS (≈ 100 MiB with the compiled server) plus the per-connection cost above × 10,000.',
+  'memory-10k':
+    'Idle RSS (≈ 72 MiB, read after the quiet release) plus the per-connection cost above × 10,000.',
   create:
     'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.3–2 ms. WAL checkpoints no ' +
     'longer run inside a request (a worker thread with its own connection runs ' +
@@ -128,7 +129,9 @@ export const GAPS: Record<string, string> = {
     'docs/decisions/032-upload-throughput.md the SDK sends upload bytes without Node’s fetch teeing and ' +
     "copying them (`redirect: 'error'`, `window: null`): it now uploads about as fast as the raw protocol " +
     'client (192 against 201 MB/s in the quiet run of 2026-11-26, per-run ratios 0.45–0.62 ×, median ' +
-    '0.49 ×). Lever left: start syncing while the chunk still arrives. The bare baseline itself swings ' +
+    '0.49 ×). Tried on 2026-11-26 and without effect on this figure: syncing every 4 MiB while the chunk ' +
+    'still arrives, and hashing on the thread pool (docs/decisions/038-md5-off-the-event-loop.md, kept because ' +
+    'it frees the event loop). The bare baseline itself swings ' +
     'widely with page-cache write-back, hence the synced baseline for context.',
   'storage-s3':
     'Before 2026-11-26 every chunk was stored as segment objects and finalize read them all back and ' +
@@ -157,15 +160,15 @@ export const GAPS: Record<string, string> = {
     'column of the same row; an index on (status, display_name, id) would make it a pure range read.',
   'memory-idle':
     'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md, ' +
-    'docs/decisions/030-idle-footprint-cuts.md): 123–130 MiB → 92–94 MiB on 2026-11-25, then 108–114 MiB → ' +
-    '83 MiB on 2026-11-26 by another method (no GC before the reading): the dependencies bundled into the ' +
-    'server and its source map no longer loaded by `npm start`, no ICU at start in the default time zone, the ' +
-    'OpenAPI document built at its first request. What is left: ≈ 43 MiB of the `node` binary’s pages (a bare ' +
-    '`node` touches 31 MiB of them) and ≈ 30 MiB of V8 heap committed for ≈ 18 MiB used. Lever left: ' +
-    'fewer or lighter dependencies at start (fastify, kysely, zod and ws are most of the heap); 1 MiB ' +
-    'semi-spaces would save 6 MiB but slowed the create line in smoke runs. The third round ' +
-    '(docs/decisions/035-heap-after-bursts.md, 036-malloc-trim.md) was about what bursts leave, not the idle ' +
-    'start: the idle figure stayed at ≈ 83 MiB.',
+    '030-idle-footprint-cuts.md, 037-idle-readings.md): 123–130 MiB → 92–94 MiB on 2026-11-25, 108–114 → 83 MiB ' +
+    'on 2026-11-26 (dependencies bundled, no source map, no ICU at start, the OpenAPI document built on ' +
+    'demand), then 83 → 72.5 MiB once the reading was taken as the served line’s is, after the quiet release, ' +
+    'which now also follows start-up. What is left: 42 MiB of the `node` binary’s pages (a bare `node` ' +
+    'touches 31–35 MiB), ≈ 20 MiB of V8 heap, most of it the code of fastify, kysely, zod and ws, and ' +
+    '≈ 11 MiB of malloc and thread stacks. Paging the binary’s clean pages out when quiet would read ≈ 65 ' +
+    'MiB. It was not taken: the kernel already reclaims those pages itself when memory is short, and the ' +
+    'first request after each quiet period would fault them back in. Lever left: fewer or lighter ' +
+    'dependencies at start',
   'memory-served':
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave. After 10 s without a ' +
     'request the server drops its cached bodies and SQLite’s page cache (docs/decisions/030-idle-footprint-cuts.md, ' +
@@ -182,35 +185,28 @@ export const GAPS: Record<string, string> = {
     'is the statement itself (two correlated subqueries per project) and writing 1.1 MB to the socket.',
   'fanout-tabs':
     'One group holds all 10,000 tabs: the server writes the same prebuilt frame to each socket (one ' +
-    'kernel write each, ≈ 17–24 µs on this VM, so ≈ 200 ms of server CPU per create at 10,000), and the ' +
-    'client process receives 10,000 messages on the same 2 cores (its CPU per create is in the row). The ' +
-    'sends now yield every 5 ms slice so the create’s own answer is not queued behind them. Lever left: ' +
-    'write the fan-out from worker threads that own their sockets, so it uses both cores. One check run on ' +
-    'the shared machine (load average ≈ 7, 2026-11-25, 40 creates): last socket p50 365 ms / p99 840 ms, ' +
-    'server CPU 124 ms and client CPU 112 ms per create, the create answered p50 25 ms / p99 157 ms (the ' +
-    'client reads that answer in the same event loop as the 10,000 messages), RSS 147 MiB with the ' +
-    'sockets idle. That RSS row reads up to ≈ 20 MiB above the memory bench’s 10,000-socket figure with the ' +
-    'same JS heap in use: the V8 heap left committed after opening every socket at once. Since ' +
-    'docs/decisions/035-heap-after-bursts.md a socket holds ≈ 470 bytes less heap (one timer for every ' +
-    'socket’s deadline, node’s cleared idle timer dropped) and the quiet release compacts the heap; ' +
-    'compacting on every full GC instead read 134 MiB here but pushed the p99 to 290 ms. The p99 is the ' +
-    'slowest of 40 creates and moves with the machine: compare the client’s CPU per create between runs. ' +
-    'Not explained yet: after those changes this RSS row read 160–161 MiB in two quiet runs (151 before), ' +
-    'while the memory bench’s 10,000 sockets read 142 MiB (147 before) and a separate script with the ' +
-    'same method 136–149 MiB, depending on whether the quiet release had run before the reading.',
+    'kernel write each, ≈ 12–14 µs on this VM: server CPU per create is in the rows), and the client ' +
+    'process receives 10,000 messages on the same 2 cores, at about the same CPU cost (its row). The two ' +
+    'together fill both cores for ≈ 125 ms per create, so the last socket’s p50 sits there. The p99 is the ' +
+    'slowest of 40 creates: a collection or other work on the machine during one create. It moves with the ' +
+    'machine: compare the client’s CPU per create between runs. In one quiet re-run of 2026-11-26 it read ' +
+    '216.8 ms with the client at 115.5 ms per create. Since docs/decisions/037-idle-readings.md the server ' +
+    'has released memory after the sockets opened and before the creates, as it would in use. That gives the ' +
+    'RSS row (≈ 122 against ≈ 150 MiB without it). With the release turned off, six runs read 208–321 ms, ' +
+    'against 242–330 ms with it on the same day: if it costs the p99, it is by less than the machine moves. ' +
+    'Levers left: less allocation per socket write, so fewer collections come during a fan-out, and ' +
+    'writing from worker threads that own their sockets, for a box whose second core is free',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
-    'the SQLite figure show what one costs on this disk). Before docs/decisions/033-list-json-and-one-sync-per-write.md ' +
-    'a create made 3 commits and ≈ 2 WAL syncs (the rate-limit counter, the create, then its `NOTIFY` as a ' +
-    'transaction of its own); now the `NOTIFY` is inside the create’s transaction and the counter commits ' +
-    'without waiting for the disk (see the syncs and commits per create in the figures). The addendum of ' +
-    'that decision cut the statements per create, each a round trip to PostgreSQL, from 12 to 8 (the counter ' +
-    'in one statement, the project and its assignees in one) and keeps 2 pooled connections open when idle. ' +
-    'Levers left, one round trip each: the notification opt-outs and inserts as one statement, the assignee ' +
-    'check folded into the project’s statement, the `NOTIFY` in the last write’s statement. The line sits at ' +
-    'its budget on this machine: 9.46 ms in the quiet run before, 11.98 ms (runs 11.98, 9.15, 12.07) in this ' +
-    'one; an A/B right after it, with and without the quiet release’s compaction and trim (each run starts ' +
-    'after 11 s without requests), read p99 8.5–11.6 ms with and 9.4–11.9 ms without: the same.',
+    'the SQLite figure show what one costs on this disk). Since docs/decisions/033-list-json-and-one-sync-per-write.md ' +
+    'and its addenda a create makes 2 commits and ≈ 1.04 WAL syncs (the `NOTIFY` inside the create’s ' +
+    'transaction, the rate-limit counter committed without waiting for the disk) and 7 statements, each a ' +
+    'round trip. The in-app opt-outs are now checked by the notifications’ insert itself. A PostgreSQL ' +
+    'backend driven by pgbench runs a transaction of that shape in ≈ 1.0 ms on this machine, and node-postgres ' +
+    'over a Unix socket in p50 1.2–1.5 ms, p99 5.3–5.6 ms: the tail is the machine’s scheduling of node, the ' +
+    'backend and the WAL writer on 2 cores, and it moves by ±20 % between runs (see the method). Levers ' +
+    'left, one round trip each: the assignee check folded into the project’s statement, the `NOTIFY` in ' +
+    'the last write’s statement',
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
