@@ -11,7 +11,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import type { ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
@@ -48,20 +48,22 @@ export class AccountService {
   async updateProfile(viewer: Viewer, change: ProfileChange): Promise<AuthUser> {
     const { db, thumbnails } = this.deps;
     let staged: StagedThumbnail | undefined;
+    let unpublished: Change[];
     try {
       if (change.thumbnail) staged = await thumbnails.stage(viewer.uid, change.thumbnail, true);
       const stagedThumbnail = staged;
-      await db.transaction().execute(async (trx) => {
+      unpublished = await db.transaction().execute(async (trx) => {
         const photoURL = stagedThumbnail
           ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
           : undefined;
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
+        return this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]);
       });
     } catch (error) {
       await thumbnails.discard(staged);
       throw error;
     }
-    await this.deps.changes.publish([{ collection: 'users', id: viewer.uid }]);
+    await this.deps.changes.publish(unpublished);
     if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
     return this.authUser(viewer.uid);
   }
@@ -117,17 +119,20 @@ export class AccountService {
    */
   async deleteAccount(viewer: Viewer, password: string): Promise<void> {
     await this.requirePassword(viewer, password, messages.passwordWrong, 'password');
-    const ended = await this.deps.db.transaction().execute(async (trx) => {
+    const { ended, unpublished } = await this.deps.db.transaction().execute(async (trx) => {
       await lockAdminChanges(trx);
       const user = await findUserById(trx, viewer.uid);
       if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw new AppError('conflict', messages.lastAdmin);
       }
       await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, nowIso());
-      return deleteUserSessions(trx, viewer.uid);
+      return {
+        ended: await deleteUserSessions(trx, viewer.uid),
+        unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]),
+      };
     });
     await this.deps.auth.sessionsEnded(ended);
-    await this.deps.changes.publish([{ collection: 'users', id: viewer.uid }]);
+    await this.deps.changes.publish(unpublished);
     await this.deps.thumbnails.removeAllBut(viewer.uid, null);
   }
 

@@ -465,15 +465,20 @@ export class ProjectsService {
     const { db } = this.deps;
     await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorEditsComment);
     const editedAt = nowIso();
-    const edited = await updateCommentOf(db, {
-      projectId,
-      commentId,
-      authorId: viewer.uid,
-      content: input.content,
-      editedAt,
+    const unpublished = await db.transaction().execute(async (trx) => {
+      const edited = await updateCommentOf(trx, {
+        projectId,
+        commentId,
+        authorId: viewer.uid,
+        content: input.content,
+        editedAt,
+      });
+      if (!edited) throw notFound(messages.commentNotFound);
+      return this.deps.changes.publishAtCommit(trx, [
+        { collection: 'comments', id: commentId, after: { projectId } },
+      ]);
     });
-    if (!edited) throw notFound(messages.commentNotFound);
-    await this.deps.changes.publish([{ collection: 'comments', id: commentId, after: { projectId } }]);
+    await this.deps.changes.publish(unpublished);
     const comment = await findComment(db, commentId);
     // Read back for the author's current name and picture; a delete racing in between still answers.
     return (
@@ -493,10 +498,13 @@ export class ProjectsService {
   /** An author deletes their own comment; pages that showed it get one `removed` change. */
   async deleteComment(viewer: Viewer, projectId: string, commentId: string): Promise<void> {
     await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorDeletesComment);
-    const deleted = await deleteCommentOf(this.deps.db, { projectId, commentId, authorId: viewer.uid });
-    if (!deleted) throw notFound(messages.commentNotFound);
-    // `after: null`: only the queries whose last result held the comment are re-read.
-    await this.deps.changes.publish([{ collection: 'comments', id: commentId, after: null }]);
+    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
+      const deleted = await deleteCommentOf(trx, { projectId, commentId, authorId: viewer.uid });
+      if (!deleted) throw notFound(messages.commentNotFound);
+      // `after: null`: only the queries whose last result held the comment are re-read.
+      return this.deps.changes.publishAtCommit(trx, [{ collection: 'comments', id: commentId, after: null }]);
+    });
+    await this.deps.changes.publish(unpublished);
   }
 
   /** 404 for a project or comment that is not there, 403 for someone else's comment. */

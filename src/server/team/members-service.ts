@@ -4,7 +4,7 @@ import type { AuthService } from '../auth/auth-service';
 import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
-import type { ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, forbidden, invalidArgument, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
 import {
@@ -61,15 +61,16 @@ export class MembersService {
 
   async setRole(viewer: Viewer, memberId: string, role: Role): Promise<Member> {
     requireAdmin(viewer);
-    await this.deps.db.transaction().execute(async (trx) => {
+    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.role === role) return;
+      if (target.role === role) return [];
       if (role === 'member' && target.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw lastAdmin();
       }
       await setUserRole(trx, memberId, role, nowIso());
+      return this.memberChangedAtCommit(trx, memberId);
     });
-    await this.deps.changes.publish([{ collection: 'users', id: memberId }]);
+    await this.deps.changes.publish(unpublished);
     return this.member(memberId);
   }
 
@@ -77,26 +78,39 @@ export class MembersService {
   async deactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
     if (memberId === viewer.uid) throw new AppError('forbidden', messages.cannotDeactivateSelf);
-    const endedSessions = await this.deps.db.transaction().execute(async (trx) => {
+    const { endedSessions, unpublished } = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'active') return [];
+      if (target.status !== 'active') return { endedSessions: [], unpublished: [] };
       if (target.role === 'admin' && (await countActiveAdmins(trx)) <= 1) throw lastAdmin();
       await setUserStatus(trx, memberId, 'deactivated', nowIso());
-      return deleteUserSessions(trx, memberId);
+      return {
+        endedSessions: await deleteUserSessions(trx, memberId),
+        unpublished: await this.memberChangedAtCommit(trx, memberId),
+      };
     });
     await this.deps.auth.sessionsEnded(endedSessions);
-    await this.deps.changes.publish([{ collection: 'users', id: memberId }]);
+    await this.deps.changes.publish(unpublished);
     return this.member(memberId);
   }
 
   async reactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
-    await this.deps.db.transaction().execute(async (trx) => {
+    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status === 'deactivated') await setUserStatus(trx, memberId, 'active', nowIso());
+      if (target.status !== 'deactivated') return [];
+      await setUserStatus(trx, memberId, 'active', nowIso());
+      return this.memberChangedAtCommit(trx, memberId);
     });
-    await this.deps.changes.publish([{ collection: 'users', id: memberId }]);
+    await this.deps.changes.publish(unpublished);
     return this.member(memberId);
+  }
+
+  /**
+   * Inside the change's transaction: the member's row changed. On PostgreSQL the NOTIFY commits with the
+   * change (one WAL sync, never lost between the two); in process it is returned to publish after the commit.
+   */
+  private memberChangedAtCommit(trx: Kysely<Database>, memberId: string): Promise<Change[]> {
+    return this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: memberId }]);
   }
 
   /** Takes the admin lock, checks the actor is still an active admin, and reads the target (404 if none). */
