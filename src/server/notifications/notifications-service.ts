@@ -17,6 +17,7 @@ import type { Change, ChangeBus } from '../live/change-bus';
 import { invalidArgument, notFound } from '../core/app-error';
 import { newId, newIds } from '../core/ids';
 import { nowIso } from '../core/time';
+import { pageFromExtraRow } from '../core/pages';
 import {
   countUnread,
   countUnreadOf,
@@ -126,13 +127,12 @@ export class NotificationsService {
       if (seq === null) throw invalidArgument({ cursor: messages.notificationCursorInvalid });
       beforeSeq = seq;
     }
-    // One more than asked tells whether an older page exists without a count.
-    const rows = await listNotifications(db, viewer.uid, { limit: page.limit + 1, beforeSeq });
-    const notifications = rows.slice(0, page.limit).map(withoutSeq);
-    return {
-      notifications,
-      nextCursor: rows.length > page.limit ? (notifications.at(-1)?.id ?? null) : null,
-    };
+    const { items, next } = pageFromExtraRow(
+      await listNotifications(db, viewer.uid, { limit: page.limit + 1, beforeSeq }),
+      page.limit,
+      (last) => last.id,
+    );
+    return { notifications: items.map(withoutSeq), nextCursor: next };
   }
 
   /** The newest notifications of a user, for their live panel. */

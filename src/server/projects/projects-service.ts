@@ -24,6 +24,7 @@ import { notifyWithin, type Notified } from '../notifications/notifications-serv
 import { forbidden, invalidArgument, notFound } from '../core/app-error';
 import { newId } from '../core/ids';
 import { nowIso } from '../core/time';
+import { pageFromExtraRow } from '../core/pages';
 import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import {
@@ -114,17 +115,16 @@ export class ProjectsService {
   /** SQLite writes the page's JSON itself; on PostgreSQL the rows are presented and stringified here. */
   private async pageJson(query: ProjectQuery & { limit: number }): Promise<ProjectsPageJson> {
     if (this.deps.dialect === 'sqlite') return queryProjectsPageJson(this.deps.db, query);
-    // One more than asked tells whether another page follows, without a count.
-    const rows = await this.list({ ...query, limit: query.limit + 1 });
-    const projects = rows.slice(0, query.limit);
-    const last = projects.at(-1);
     const column = query.orderBy.column;
-    const lastValue =
-      last && (column === 'due_date' ? last.dueDate : column === 'name' ? last.name : last.createdAt);
-    return {
-      projectsJson: Buffer.from(JSON.stringify(projects)),
-      next: rows.length > query.limit && last && lastValue !== undefined ? [lastValue, last.id] : null,
-    };
+    const page = pageFromExtraRow(
+      await this.list({ ...query, limit: query.limit + 1 }),
+      query.limit,
+      (last): [string, string] => [
+        column === 'due_date' ? last.dueDate : column === 'name' ? last.name : last.createdAt,
+        last.id,
+      ],
+    );
+    return { projectsJson: Buffer.from(JSON.stringify(page.items)), next: page.next };
   }
 
   find(id: string): Promise<Project | null> {
@@ -152,10 +152,12 @@ export class ProjectsService {
       if (seq === null) throw invalidArgument({ before: messages.commentCursorInvalid });
       beforeSeq = seq;
     }
-    // One more than asked tells whether an older page exists without a second query.
-    const rows = await listComments(db, projectId, { limit: page.limit + 1, beforeSeq });
-    const comments = rows.slice(0, page.limit);
-    return { comments, nextCursor: rows.length > page.limit ? (comments.at(-1)?.id ?? null) : null };
+    const { items, next } = pageFromExtraRow(
+      await listComments(db, projectId, { limit: page.limit + 1, beforeSeq }),
+      page.limit,
+      (last) => last.id,
+    );
+    return { comments: items, nextCursor: next };
   }
 
   /** A project's newest comments for a live query: none once the project is gone (completed). */
@@ -326,13 +328,12 @@ export class ProjectsService {
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
   async listCompleted(page: { limit: number; after?: string | undefined }): Promise<CompletedProjectPage> {
     const after = page.after === undefined ? undefined : decodeProjectCursor(page.after);
-    const rows = await listCompletedProjects(this.deps.db, { after, limit: page.limit + 1 });
-    const projects = rows.slice(0, page.limit);
-    const last = projects.at(-1);
-    return {
-      projects,
-      nextCursor: rows.length > page.limit && last ? encodeProjectCursor([last.completedAt, last.id]) : null,
-    };
+    const { items, next } = pageFromExtraRow(
+      await listCompletedProjects(this.deps.db, { after, limit: page.limit + 1 }),
+      page.limit,
+      (last) => encodeProjectCursor([last.completedAt, last.id]),
+    );
+    return { projects: items, nextCursor: next };
   }
 
   /** Back on every dashboard, live: the creator or an admin. */
