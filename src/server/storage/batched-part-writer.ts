@@ -17,9 +17,8 @@ interface BatchesWritten {
 /**
  * Writes the source at `position` in batches, reading the next batch while the previous one is written
  * and hashed: at most one write and one hash in flight and one batch filling, so memory stays at about
- * two batches. A source
- * error ends the reading, but what arrived before it is still written (and counted); a write error ends
- * both. Resolves only once no write is in flight.
+ * two batches. A source error ends the reading, but what arrived before it is still written (and
+ * counted); a write error ends both. Resolves only once no write is in flight.
  */
 export async function writeBatches(
   handle: fsp.FileHandle,
@@ -48,8 +47,8 @@ export async function writeBatches(
     pendingBytes = 0;
     if (hash) {
       hash.update(batch);
-      hashing = hash.settled().catch(() => {
-        hashFailed = true;
+      hashing = hash.settled().then((hashedAll) => {
+        if (!hashedAll) hashFailed = true;
       });
     }
     inFlight = writeAllOf(handle, batch, position + written).then(

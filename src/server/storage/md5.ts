@@ -14,8 +14,11 @@ export interface Md5 {
    * may change their bytes until `settled()` resolves.
    */
   update(pieces: Uint8Array[]): void;
-  /** Resolves once every piece queued so far is hashed; rejects if hashing them failed. */
-  settled(): Promise<void>;
+  /**
+   * Once every piece queued so far is hashed: true, or false if hashing failed (the digest then rejects;
+   * the caller hashes the stored bytes again instead). Never rejects.
+   */
+  settled(): Promise<boolean>;
   /** An independent hash of the same bytes, those still queued included. */
   copy(): Md5;
   /** The base64 digest of everything queued; the hash is spent. */
@@ -48,8 +51,11 @@ class ThreadPoolMd5 implements Md5 {
     this.state.catch(() => undefined);
   }
 
-  async settled(): Promise<void> {
-    await this.state;
+  settled(): Promise<boolean> {
+    return this.state.then(
+      () => true,
+      () => false,
+    );
   }
 
   copy(): Md5 {
@@ -71,8 +77,8 @@ class EventLoopMd5 implements Md5 {
     for (const piece of pieces) this.hash.update(piece);
   }
 
-  settled(): Promise<void> {
-    return Promise.resolve();
+  settled(): Promise<boolean> {
+    return Promise.resolve(true);
   }
 
   copy(): Md5 {
