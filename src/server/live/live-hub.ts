@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import {
   LIVE_CLOSE_CODES,
@@ -24,6 +25,7 @@ import { Deadlines } from './deadlines';
 import { GroupIndex } from './group-index';
 import { SharedViewers } from './shared-viewers';
 import { SocketCounts } from './socket-counts';
+import { textFrame } from './text-frame';
 
 /** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -48,6 +50,11 @@ export interface LiveLimits {
 
 interface Connection {
   socket: WebSocket;
+  /**
+   * The TCP stream under `socket`, when the upgrade handed it over: shared fan-out frames are written to it
+   * whole (`textFrame`). `ws` itself writes to it synchronously (no compression), so the order holds.
+   */
+  stream: Duplex | undefined;
   viewer: Viewer;
   subscriptions: Map<string, Subscription>;
   /** The id token it was opened with runs out before the session does (the close code differs). */
@@ -146,7 +153,7 @@ export class LiveHub {
     return count;
   }
 
-  attach(socket: WebSocket, viewer: Viewer): void {
+  attach(socket: WebSocket, viewer: Viewer, stream?: Duplex): void {
     // An upgrade that completes while the server shuts down is not kept (it would hold shutdown open).
     if (this.closed) {
       socket.terminate();
@@ -173,6 +180,7 @@ export class LiveHub {
     this.socketsPerUser.add(viewer.uid, 1);
     const connection: Connection = {
       socket,
+      stream,
       viewer: this.viewers.acquire(viewer),
       subscriptions: new Map(),
       expiresByToken: false,
@@ -417,7 +425,7 @@ export class LiveHub {
       // id (dashboards all use the same few ids): a socket then only gets a ready buffer written to it.
       const shared = diffOf(previous, docs, json);
       const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
-      const sharedFrames = new Map<string, Buffer>();
+      const sharedFrames = new Map<string, SharedFrame>();
       let sent = 0;
       for (const subscription of group.subscriptions) {
         // One group can hold 10,000 dashboards: its sends are sliced too, so a create's own answer (and
@@ -428,10 +436,10 @@ export class LiveHub {
           if (sharedJson) {
             let frame = sharedFrames.get(subscription.id);
             if (!frame) {
-              frame = Buffer.from(changesMessage(subscription.id, sharedJson));
+              frame = sharedFrameOf(changesMessage(subscription.id, sharedJson));
               sharedFrames.set(subscription.id, frame);
             }
-            this.sendRaw(subscription.connection, frame);
+            this.sendShared(subscription.connection, frame);
             framesWritten = true;
           }
         } else {
@@ -570,16 +578,39 @@ export class LiveHub {
     this.sendRaw(connection, JSON.stringify(message));
   }
 
-  /** Sends one text message: a string, or its UTF-8 bytes when many sockets get the same message. */
-  private sendRaw(connection: Connection, text: string | Buffer): void {
+  /** Sends one text message. */
+  private sendRaw(connection: Connection, text: string): void {
+    if (this.mayWrite(connection)) connection.socket.send(text, TEXT_FRAME);
+  }
+
+  /** Sends a message many sockets get: its whole frame in one write when the stream is at hand. */
+  private sendShared(connection: Connection, frame: SharedFrame): void {
+    if (!this.mayWrite(connection)) return;
+    if (connection.stream) connection.stream.write(frame.whole);
+    else connection.socket.send(frame.payload, TEXT_FRAME);
+  }
+
+  /** Open, and not so far behind that it is cut off instead (a reader that stopped reading). */
+  private mayWrite(connection: Connection): boolean {
     const { socket } = connection;
-    if (socket.readyState !== socket.OPEN) return;
+    if (socket.readyState !== socket.OPEN) return false;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.terminate();
-      return;
+      return false;
     }
-    socket.send(text, TEXT_FRAME);
+    return true;
   }
+}
+
+/** A message many sockets get, encoded once: its UTF-8 bytes, and the whole WebSocket frame around them. */
+interface SharedFrame {
+  payload: Buffer;
+  whole: Buffer;
+}
+
+function sharedFrameOf(message: string): SharedFrame {
+  const payload = Buffer.from(message);
+  return { payload, whole: textFrame(payload) };
 }
 
 /**

@@ -32,6 +32,9 @@ export function acceptLiveUpgrades(deps: {
     noServer: true,
     clientTracking: false,
     maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // ws's default, stated because the hub relies on it: without compression every send is written to the
+    // stream at once, so the hub may write whole frames to the same stream in between (text-frame.ts).
+    perMessageDeflate: false,
   });
   let stopped = false;
 
@@ -57,7 +60,7 @@ export function acceptLiveUpgrades(deps: {
     socket.off('error', ignoreSocketError);
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       forgetClearedIdleTimer(socket);
-      deps.hub.attach(webSocket, signedIn);
+      deps.hub.attach(webSocket, signedIn, socket);
     });
   }
 
