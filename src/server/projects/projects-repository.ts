@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
+import { listAssignableUserRefs } from '../users/users-repository';
 
 type ProjectRow = Selectable<ProjectsTable>;
 
@@ -138,7 +139,45 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
  * path: the assignees' foreign key is checked at the end of the statement, when the project is there.
  * SQLite allows no write in a `with`, and a statement there costs no round trip.
  */
-export async function insertProject(
+/**
+ * Inserts a project and its assignees if every assignee is an active user, and answers those users (in no
+ * set order); answers null when one is not, and then writes nothing. On PostgreSQL the check, the project
+ * and its assignees are one statement, one round trip (docs/decisions/033-list-json-and-one-sync-per-write.md,
+ * fourth addendum).
+ */
+export async function insertProjectForActiveAssignees(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  row: Insertable<ProjectsTable>,
+  assigneeIds: readonly string[],
+): Promise<UserRef[] | null> {
+  if (dialect !== 'postgres' || assigneeIds.length === 0) {
+    const known = await listAssignableUserRefs(db, assigneeIds);
+    if (known.length !== assigneeIds.length) return null;
+    await insertProject(db, dialect, row, assigneeIds);
+    return known;
+  }
+  const columns = Object.keys(row) as (keyof typeof row & string)[];
+  const wanted = assigneeIds.map((userId, position) => sql`(${userId}, ${position}::int)`);
+  const { rows } = await sql<UserRef>`
+    with known as (
+      select id, display_name as "displayName", photo_url as "photoURL" from users
+      where id in (${sql.join(assigneeIds)}) and status = 'active'
+    ), project as (
+      insert into projects (${sql.join(columns.map((column) => sql.ref(column)))})
+      select ${sql.join(columns.map((column) => row[column] ?? null))}
+      where (select count(*) from known) = ${assigneeIds.length}
+      returning id
+    ), assigned as (
+      insert into project_assignees (project_id, user_id, position)
+      select project.id, wanted.user_id, wanted.position
+      from project cross join (values ${sql.join(wanted)}) as wanted (user_id, position)
+    )
+    select * from known`.execute(db);
+  return rows.length === assigneeIds.length ? rows : null;
+}
+
+async function insertProject(
   db: Kysely<Database>,
   dialect: DialectName,
   row: Insertable<ProjectsTable>,

@@ -41,7 +41,7 @@ import {
   findProject,
   findProjectRow,
   insertCommentIfProjectExists,
-  insertProject,
+  insertProjectForActiveAssignees,
   listComments,
   queryProjects,
   queryProjectsPageJson,
@@ -176,11 +176,7 @@ export class ProjectsService {
     const id = newId();
     const createdAt = nowIso();
     const { known: assignees, committed } = await db.transaction().execute(async (trx) => {
-      const known = await listAssignableUserRefs(trx, input.assignedUserIds);
-      if (known.length !== input.assignedUserIds.length) {
-        throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
-      }
-      await insertProject(
+      const known = await insertProjectForActiveAssignees(
         trx,
         this.deps.dialect,
         {
@@ -195,6 +191,7 @@ export class ProjectsService {
         },
         input.assignedUserIds,
       );
+      if (!known) throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
       const notified = await notifyWithin(trx, [
         { kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid },
       ]);

@@ -101,15 +101,26 @@ describe('POST /api/projects', () => {
     expect(response.body?.error.fields[field]).toBe(message);
   });
 
-  it('refuses unknown user ids', async () => {
+  it('refuses unknown user ids, and writes nothing', async () => {
+    const name = `Unknown assignee ${Date.now()}`;
     const response = await api(
       mario,
       'POST',
       '/api/projects',
-      validProject([mario.user.uid, 'no-such-user']),
+      validProject([mario.user.uid, 'no-such-user'], { name }),
     );
     expect(response.status).toBe(400);
     expect(response.body?.error.fields.assignedUserIds).toBe(messages.unknownAssignee);
+    const named = async () =>
+      ((await api(mario, 'GET', '/api/projects?limit=1000')).body?.projects ?? []).filter(
+        (project: { name: string }) => project.name === name,
+      ).length;
+    expect(await named()).toBe(0);
+    // The same project with known assignees only is written, and listed.
+    expect((await api(mario, 'POST', '/api/projects', validProject([mario.user.uid], { name }))).status).toBe(
+      201,
+    );
+    expect(await named()).toBe(1);
   });
 
   it('creates the project with createdBy from the session (never the body) and a server timestamp', async () => {
