@@ -269,7 +269,11 @@ async function manyTabs(
   raiseOpenFiles(process.pid);
   const dataDir = path.join(context.tmpDir, 'sqlite-many');
   await seed({ dataDir, users: 30, projects: 200, comments: 0 });
-  const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+  const server = await startServer({
+    dataDir,
+    webRoot: await context.webRoot(),
+    cpuProfDir: context.cpuProfDir,
+  });
   let idleRss = Number.NaN;
   try {
     raiseOpenFiles(server.pid);

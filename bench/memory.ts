@@ -16,7 +16,11 @@ const SERVED_PAGE = 1000;
 async function servedRss(context: BenchContext, run: number, signups: number, projects: number) {
   const dataDir = path.join(context.tmpDir, `served-${run}`);
   await seed({ dataDir, users: 30, projects, comments: 0 });
-  const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+  const server = await startServer({
+    dataDir,
+    webRoot: await context.webRoot(),
+    cpuProfDir: context.cpuProfDir,
+  });
   try {
     const sessions = await signUpMany(server.url, signups, `served${run}`);
     const cookie = sessions[0]?.cookie ?? '';
@@ -53,7 +57,11 @@ export const memory: Benchmark = {
     for (let run = 0; run < context.runs; run += 1) {
       const dataDir = path.join(context.tmpDir, `run-${run}`);
       await seed({ dataDir, users: 30, projects: 200, comments: 0 });
-      const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+      const server = await startServer({
+        dataDir,
+        webRoot: await context.webRoot(),
+        cpuProfDir: context.cpuProfDir,
+      });
       const sockets: LiveSocket[] = [];
       try {
         await httpRequest(`${server.url}/api/health`);

@@ -28,6 +28,7 @@ import { search } from './search';
 import { storage } from './storage';
 import { storageS3 } from './storage-s3';
 import { web } from './web';
+import { buildWebApp } from './lib/web-build';
 
 const BENCHMARKS: Benchmark[] = [
   listThroughput,
@@ -104,6 +105,7 @@ const machineBefore = machineInfo();
 // Servers run as `npm start` runs them: compiled with esbuild, plain node (unless --tsx).
 if (!values.tsx) await compileServers(path.resolve('.tmp/bench-server'));
 const results: BenchResult[] = [];
+let webBuild: Promise<string> | undefined;
 const stamp = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
 
 try {
@@ -114,6 +116,15 @@ try {
       runs,
       tmpDir: await mkdtemp(path.join(tmpDir, `${benchmark.id}-`)),
       cpuProfDir: values.profile,
+      webRoot: () => {
+        webBuild ??= (async () => {
+          const webRoot = path.join(tmpDir, 'web');
+          context.log('vite build (once for the whole run)');
+          await buildWebApp(webRoot);
+          return webRoot;
+        })();
+        return webBuild;
+      },
       log: (line) => console.log(`${stamp()} [${benchmark.id}] ${line}`),
     };
     context.log(`── ${benchmark.title}`);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -17,24 +16,6 @@ const FILTER = 'design';
 const kB = 1000;
 
 const gzipSize = (bytes: Buffer): number => gzipSync(bytes, { level: 9 }).length;
-
-function build(outDir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      path.resolve('node_modules/.bin/vite'),
-      ['build', '--outDir', outDir, '--emptyOutDir'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`vite build failed (${code}):\n${output.slice(-3000)}`)),
-    );
-  });
-}
 
 interface AssetSizes {
   js: number;
@@ -256,9 +237,7 @@ export const web: Benchmark = {
   id: 'web',
   title: 'Web: first-visit bytes and time to an interactive dashboard',
   async run(context) {
-    const webRoot = path.join(context.tmpDir, 'web');
-    context.log('vite build');
-    await build(webRoot);
+    const webRoot = await context.webRoot();
     const entry = await entryAssets(webRoot);
 
     const dataDir = path.join(context.tmpDir, 'data');

@@ -5,6 +5,8 @@ export interface BenchContext {
   runs: number;
   /** A temp dir of this bench run, removed at the end. */
   tmpDir: string;
+  /** The web client built once for the whole bench run (`vite build`): servers serve it as `npm start`'s does. */
+  webRoot(): Promise<string>;
   /** Write server CPU profiles here (--profile). */
   cpuProfDir: string | undefined;
   log(line: string): void;

@@ -182,9 +182,18 @@ function createServer(config: Config): FastifyInstance {
     ...httpServerOptions(config.httpTimeouts),
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
+    // Routes parse their input with the zod schemas of src/common, and no route gives Fastify a JSON
+    // schema. Without these, Fastify would load Ajv and fast-json-stringify at start for nothing
+    // (docs/decisions/039-no-driver-at-start.md).
+    schemaController: { compilersFactory: { buildValidator: noJsonSchemas, buildSerializer: noJsonSchemas } },
   });
   limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
   return server;
+}
+
+/** Fastify's compilers for JSON schemas, which the server does not use: a route that brings one fails at start. */
+function noJsonSchemas(): never {
+  throw new Error('routes validate with the zod schemas of src/common, not with Fastify JSON schemas');
 }
 
 /** The routes as they are registered (read by `registeredRoutes`). */

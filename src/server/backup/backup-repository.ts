@@ -1,8 +1,9 @@
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import type { Database } from '../db/schema';
+import { loadPg, numericInt8Types } from '../db/pg-driver';
+import { openSqliteFile } from '../db/sqlite-file';
 
 export type TableRow = Record<string, unknown>;
 
@@ -51,12 +52,6 @@ export interface SnapshotSource {
   databaseUrl: string | undefined;
 }
 
-const PG_INT8_OID = 20;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
-
 /**
  * Takes a blob-deletion hold (committed first), then reads every exported table in ONE read transaction:
  * SQLite in WAL mode gives a second connection a stable snapshot without blocking writers; PostgreSQL's
@@ -73,7 +68,7 @@ export async function readSnapshot(
 }
 
 function readSqliteSnapshot(file: string, holdKey: string, holdUntil: string): Snapshot {
-  const sqlite = new SqliteDatabase(file, { fileMustExist: true });
+  const sqlite = openSqliteFile(file, { fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.prepare('insert or replace into settings (key, value) values (?, ?)').run(holdKey, holdUntil);
@@ -101,7 +96,8 @@ function lastSqliteMigration(sqlite: SqliteDatabase.Database): string {
 }
 
 async function readPostgresSnapshot(url: string, holdKey: string, holdUntil: string): Promise<Snapshot> {
-  const client = new pg.Client({ connectionString: url, types: pgTypes });
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: url, types: numericInt8Types(pg) });
   await client.connect();
   try {
     await client.query(
@@ -129,6 +125,7 @@ async function readPostgresSnapshot(url: string, holdKey: string, holdUntil: str
 /** Ends the hold an export took (a crashed export's hold simply expires). */
 export async function releaseDeletionHold(source: SnapshotSource, holdKey: string): Promise<void> {
   if (source.databaseUrl) {
+    const pg = await loadPg();
     const client = new pg.Client({ connectionString: source.databaseUrl });
     await client.connect();
     try {
@@ -138,7 +135,7 @@ export async function releaseDeletionHold(source: SnapshotSource, holdKey: strin
     }
     return;
   }
-  const sqlite = new SqliteDatabase(path.join(source.dataDir, 'dojo.sqlite'), { fileMustExist: true });
+  const sqlite = openSqliteFile(path.join(source.dataDir, 'dojo.sqlite'), { fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.prepare('delete from settings where key = ?').run(holdKey);

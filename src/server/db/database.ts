@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, DialectName } from './schema';
 import { migrationProviderFor } from './migrations';
@@ -10,6 +9,8 @@ import { startWalCheckpointer } from './wal-checkpointer';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/private-files';
 import { WalSync } from './wal-sync';
 import { syncDirectory } from '../core/durable-fs';
+import { loadPg, numericInt8Types } from './pg-driver';
+import { openSqliteFile } from './sqlite-file';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -35,8 +36,6 @@ export interface DatabaseHandle {
   releaseMemory(): void;
   close(): Promise<void>;
 }
-
-const PG_INT8_OID = 20;
 
 /**
  * SQLite's page cache of the app's connection, in KiB (a negative `cache_size`). better-sqlite3 builds
@@ -92,7 +91,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
   const file = path.join(dataDir, 'dojo.sqlite');
   // SQLite gives its -wal and -shm files the database file's mode: create that one private first.
   fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
-  const sqlite = new SqliteDatabase(file);
+  const sqlite = openSqliteFile(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -146,8 +145,7 @@ function openSqlite(dataDir: string, log: DatabaseLog): DatabaseHandle {
 }
 
 async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHandle> {
-  // Loaded only on PostgreSQL: an SQLite server never pays for the driver's memory (decision 028).
-  const { default: pg } = await import('pg');
+  const pg = await loadPg();
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -155,11 +153,7 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
     // a team's dashboard, would otherwise pay a new connection and a new backend's cold caches first
     // (≈ 5 ms and ≈ 4 ms on the bench machine; docs/decisions/033-list-json-and-one-sync-per-write.md).
     min: 2,
-    // Sizes and counts are bigint; every value we keep fits in a double.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    types: numericInt8Types(pg),
   });
   // An idle connection that the server ends (a restart, a failover, an idle timeout) is reported here and
   // dropped by the pool; the next query opens a fresh one. Without a listener the error ends the process.

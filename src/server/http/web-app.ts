@@ -21,10 +21,13 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
     await app.register(fastifyStatic, {
       root: webRoot,
       index: false,
-      wildcard: false,
+      // One route for every file, looked up when asked for. Per-file routes (`wildcard: false`) registered
+      // two routes for each of the build's files at start, enough to make V8 optimize the router's insert
+      // and keep the optimized code in an idle server (docs/decisions/039-no-driver-at-start.md).
+      wildcard: true,
       // A page must carry the CSP and its nonce: HTML (index.html by its own name included) is never sent
-      // as a plain file, but by the handler below.
-      allowedPath: (pathName) => !pathName.endsWith('.html'),
+      // as a plain file, but by the handler below; nor is a directory (a path ending in `/`).
+      allowedPath: (pathName) => !pathName.endsWith('.html') && !pathName.endsWith('/'),
       // The build writes .br and .gz beside each text asset; they go out as they are, per Accept-Encoding.
       preCompressed: true,
       // Our own Cache-Control: hashed assets never change; anything else (favicon) is revalidated.

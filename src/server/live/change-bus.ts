@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
+import { loadPg } from '../db/pg-driver';
 import type { LiveCollection } from '../../common';
 import type { Database } from '../db/schema';
 
@@ -144,8 +145,7 @@ export class PostgresChangeBus implements ChangeBus {
   }
 
   private async connect(): Promise<void> {
-    // Loaded only on PostgreSQL (decision 028); after the first connect the module is cached.
-    const { default: pg } = await import('pg');
+    const pg = await loadPg();
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
