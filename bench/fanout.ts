@@ -348,7 +348,7 @@ export const fanout: Benchmark = {
           'to the first; the change reaches the second instance through `NOTIFY`.',
         'The 1,000 client sockets live in the bench process: the client’s own receive work (about 1,000 small ' +
           'WebSocket messages) is inside the figure, as it is for the peer.',
-        `${manyTabCount.toLocaleString('en-US')} tabs: one SQLite instance, every socket in the bench process ` +
+        `${manyTabCount.toLocaleString('en-US')} tabs: one SQLite instance serving the web build as \`npm start\`’s does, every socket in the bench process ` +
           '(one client process, as the issue measures it; its open-file limit is raised with `prlimit` when ' +
           `below ${NOFILE_NEEDED.toLocaleString('en-US')}), the same creates; the server’s RSS is read with the ` +
           `sockets open and idle, before the first create: ${IDLE_AFTER_MS / 1000} s after the last socket opened ` +

@@ -101,6 +101,8 @@ export const memory: Benchmark = {
     return {
       status: 'ok',
       method: [
+        'Every server here is the production bundle serving the web build (`vite build`, once per bench run), ' +
+          'as `npm start` runs it; before 2026-11-26 (docs/decisions/039-no-driver-at-start.md) it served no web app.',
         `A fresh server per run (30 users, 200 projects seeded); ${SESSIONS} users sign up; then sockets open in ` +
           `steps up to ${largest.toLocaleString('en-US')}, spread over the ${SESSIONS} session cookies ` +
           '(several tabs per user). Every socket is a dashboard tab: authenticated by cookie and subscribed to ' +

@@ -141,9 +141,30 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
     'Doing it every quiet period would only move the figure. The first request after each quiet period ' +
     'would then fault the code back in, from the disk if the page cache let it go.',
   '',
-  'The gap to 64 MiB that is left: the server’s own code in V8 (old space, most of it the code and shapes ' +
-    'of fastify, kysely, zod and ws, which every request needs) and the part of `node` it runs. The ' +
-    'levers are fewer or lighter dependencies at start, each weighed against the latency lines.',
+  'The gap to 64 MiB that was left then: the server’s own code in V8 and the part of `node` it runs.',
+  '',
+  'Fifth round, 2026-11-26 (docs/decisions/039-no-driver-at-start.md): what loaded at start and was not ' +
+    'used. `process.moduleLoadList`, a heap snapshot and `--trace-opt` of the idle server showed the ' +
+    'PostgreSQL driver (a static import through the backup module), node’s fetch implementation (loaded ' +
+    'because the driver touches `Response`), and V8’s optimizing compiler (TurboFan) compiling the ' +
+    'router’s insert and node’s path functions at start. An idle server kept TurboFan’s code pages and the ' +
+    'optimized code. The memory section run alone after each step, same day:',
+  '',
+  '| step | idle RSS |',
+  '|---|---|',
+  '| fourth round (no web app served by the bench’s server) | 72.5 MiB |',
+  '| `pg` on first use (`loadPg`) | 69.2, 69.1 MiB |',
+  '| the bench’s server serves the web build, as `npm start`’s does, through one wildcard route | 69.1, 69.4 MiB |',
+  '| better-sqlite3 bundled, its addon opened by path (no `bindings` search, no TurboFan at start) | 64.8, 65.1 MiB |',
+  '| node’s `tls`, `https`, `http2`, `zlib`, `worker_threads` on first use | 64.5, 64.5 MiB |',
+  '| no JSON-schema compilers in Fastify (no Ajv), `glob` on first use | 63.3, 63.2, 63.4 MiB |',
+  '',
+  'Per-file static routes (two per file of the web build, 111 files) cost ≈ 6 MiB in `npm start`’s bundle ' +
+    '(74.5 → 68.4 MiB, 25 s after start, no GC asked for): enough router inserts at start to bring in ' +
+    'TurboFan. The bench’s servers served no web app before this round, so its readings never showed them. ' +
+    'Not taken: minifying identifiers (−0.9 MiB of source text in the heap, at the cost of minified names ' +
+    'in production stack traces), `--max-opt=2` (−4 MiB idle, a slower busy server), `--v8-pool-size=2` ' +
+    '(−0.2 MiB).',
 ];
 
 export const PEERS_NOTE: string[] = [

@@ -41,7 +41,7 @@ export const GAPS: Record<string, string> = {
     'bare `ws` server costs ≈ 6 KiB of RSS per open socket on this machine, so a miss here means memory ' +
     'per socket grew in `LiveHub`: compare the JS heap row with an older report.',
   'memory-10k':
-    'Idle RSS (≈ 72 MiB, read after the quiet release) plus the per-connection cost above × 10,000.',
+    'Idle RSS (≈ 63 MiB, read after the quiet release) plus the per-connection cost above × 10,000.',
   create:
     'In process, `ProjectsService.create` takes ≈ 0.4 ms (p50); over HTTP ≈ 1.3–2 ms. WAL checkpoints no ' +
     'longer run inside a request (a worker thread with its own connection runs ' +
@@ -160,15 +160,10 @@ export const GAPS: Record<string, string> = {
     'column of the same row; an index on (status, display_name, id) would make it a pure range read.',
   'memory-idle':
     'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md, ' +
-    '030-idle-footprint-cuts.md, 037-idle-readings.md): 123–130 MiB → 92–94 MiB on 2026-11-25, 108–114 → 83 MiB ' +
-    'on 2026-11-26 (dependencies bundled, no source map, no ICU at start, the OpenAPI document built on ' +
-    'demand), then 83 → 72.5 MiB once the reading was taken as the served line’s is, after the quiet release, ' +
-    'which now also follows start-up. What is left: 42 MiB of the `node` binary’s pages (a bare `node` ' +
-    'touches 31–35 MiB), ≈ 20 MiB of V8 heap, most of it the code of fastify, kysely, zod and ws, and ' +
-    '≈ 11 MiB of malloc and thread stacks. Paging the binary’s clean pages out when quiet would read ≈ 65 ' +
-    'MiB. It was not taken: the kernel already reclaims those pages itself when memory is short, and the ' +
-    'first request after each quiet period would fault them back in. Lever left: fewer or lighter ' +
-    'dependencies at start',
+    '030-idle-footprint-cuts.md, 037-idle-readings.md, 039-no-driver-at-start.md): 123–130 MiB → 92–94 MiB on ' +
+    '2026-11-25, then 83, 72.5 and 63.3 MiB on 2026-11-26. A miss here means something loads at start again: ' +
+    'scripts/build-server.test.ts guards the packages it knows; `--trace-opt` on an idle start should print ' +
+    'nothing, and `process.moduleLoadList` shows node’s modules.',
   'memory-served':
     'Idle RSS (row above) plus what 1,000 signups and 10,000 listed projects leave. After 10 s without a ' +
     'request the server drops its cached bodies and SQLite’s page cache (docs/decisions/030-idle-footprint-cuts.md, ' +
@@ -184,29 +179,22 @@ export const GAPS: Record<string, string> = {
     '≈ 5 ms of garbage collection per read that a CPU profile of the server showed before. What is left ' +
     'is the statement itself (two correlated subqueries per project) and writing 1.1 MB to the socket.',
   'fanout-tabs':
-    'One group holds all 10,000 tabs: the server writes the same prebuilt frame to each socket (one ' +
-    'kernel write each, ≈ 12–14 µs on this VM: server CPU per create is in the rows), and the client ' +
-    'process receives 10,000 messages on the same 2 cores, at about the same CPU cost (its row). The two ' +
-    'together fill both cores for ≈ 125 ms per create, so the last socket’s p50 sits there. The p99 is the ' +
-    'slowest of 40 creates: a collection or other work on the machine during one create. It moves with the ' +
-    'machine: compare the client’s CPU per create between runs. In one quiet re-run of 2026-11-26 it read ' +
-    '216.8 ms with the client at 115.5 ms per create. Since docs/decisions/037-idle-readings.md the server ' +
-    'has released memory after the sockets opened and before the creates, as it would in use. That gives the ' +
-    'RSS row (≈ 122 against ≈ 150 MiB without it). With the release turned off, six runs read 208–321 ms, ' +
-    'against 242–330 ms with it on the same day: if it costs the p99, it is by less than the machine moves. ' +
-    'Levers left: less allocation per socket write, so fewer collections come during a fan-out, and ' +
-    'writing from worker threads that own their sockets, for a box whose second core is free',
+    'One group holds all 10,000 tabs: the server builds the change’s whole WebSocket frame once and writes it ' +
+    'to each socket’s stream in one write (docs/decisions/040-fan-out-writes-whole-frames.md: server CPU per ' +
+    'create ≈ 110 ms against ≈ 150 ms through `ws.send`, alternated on one day). The client process receives ' +
+    '10,000 messages on the same 2 cores at about the same CPU cost (its row), so the last socket’s p50 sits ' +
+    'near the two together. The p99 is the slowest of 40 creates: a collection or other work on the machine ' +
+    'during one create. It moves with the machine: compare the client’s CPU per create between runs. Levers ' +
+    'left: writing from worker threads that own their sockets, for a box whose second core is free',
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Since docs/decisions/033-list-json-and-one-sync-per-write.md ' +
     'and its addenda a create makes 2 commits and ≈ 1.04 WAL syncs (the `NOTIFY` inside the create’s ' +
-    'transaction, the rate-limit counter committed without waiting for the disk) and 7 statements, each a ' +
-    'round trip. The in-app opt-outs are now checked by the notifications’ insert itself. A PostgreSQL ' +
-    'backend driven by pgbench runs a transaction of that shape in ≈ 1.0 ms on this machine, and node-postgres ' +
-    'over a Unix socket in p50 1.2–1.5 ms, p99 5.3–5.6 ms: the tail is the machine’s scheduling of node, the ' +
-    'backend and the WAL writer on 2 cores, and it moves by ±20 % between runs (see the method). Levers ' +
-    'left, one round trip each: the assignee check folded into the project’s statement, the `NOTIFY` in ' +
-    'the last write’s statement',
+    'transaction, the rate-limit counter committed without waiting for the disk) and 6 statements, each a ' +
+    'round trip: the assignee check is now part of the project’s statement. A PostgreSQL backend driven by ' +
+    'pgbench runs a transaction of that shape in ≈ 1.0 ms on this machine: the tail is the machine’s ' +
+    'scheduling of node, the backend and the WAL writer on 2 cores, and it moves by ±20 % between runs (see ' +
+    'the method). Lever left, one round trip: the `NOTIFY` in the last write’s statement',
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +
