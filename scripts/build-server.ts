@@ -14,6 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 
@@ -65,12 +66,13 @@ const globOnFirstUse: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^glob$/ }, (args) =>
       /[\\/]@fastify[\\/]static[\\/]/.test(args.importer)
-        ? { path: 'glob', namespace: 'glob-on-first-use' }
+        ? { path: 'glob', namespace: 'glob-on-first-use', pluginData: path.dirname(args.importer) }
         : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'glob-on-first-use' }, () => ({
+    build.onLoad({ filter: /.*/, namespace: 'glob-on-first-use' }, (args) => ({
       loader: 'js',
-      resolveDir: process.cwd(),
+      // The real `glob` is the one @fastify/static would have loaded.
+      resolveDir: args.pluginData as string,
       contents: "export const glob = async (...args) => (await import('glob')).glob(...args);",
     }));
   },
