@@ -101,6 +101,7 @@ async function postgresCreates(
   tmpDir: string,
   runs: number,
   log: (line: string) => void,
+  cpuProfDir: string | undefined,
 ): Promise<{
   latencies: number[][];
   walSyncsPerCreate: number[];
@@ -117,7 +118,7 @@ async function postgresCreates(
     const databaseUrl = cluster.url.replace(/\/postgres$/, '/dojo_bench');
     const dataDir = path.join(tmpDir, 'postgres');
     const seeded = await seed({ dataDir, databaseUrl, users: 30, projects: 1000, comments: 0 });
-    const server = await startServer({ dataDir, databaseUrl });
+    const server = await startServer({ dataDir, databaseUrl, cpuProfDir });
     try {
       const [session] = await signUpMany(server.url, 1, 'create-pg');
       if (!session) throw new Error('no session');
@@ -190,7 +191,7 @@ export const createLatency: Benchmark = {
   id: 'create',
   title: 'Create latency: 200 sequential creates (SQLite and PostgreSQL, durable)',
   async run(context) {
-    const postgres = await postgresCreates(context.tmpDir, context.runs, context.log);
+    const postgres = await postgresCreates(context.tmpDir, context.runs, context.log, context.cpuProfDir);
     const dataDir = path.join(context.tmpDir, 'data');
     const seeded = await seed({ dataDir, users: 30, projects: 1000, comments: 0 });
     const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
