@@ -81,11 +81,10 @@ const globOnFirstUse: Plugin = {
 /**
  * node modules loaded when first used rather than when a package requires them. Fastify requires `https`
  * and `http2` for servers it is not asked to make; `ws` requires `tls` for client connections and `zlib`
- * for compression, neither of which the server uses; pino requires `worker_threads` for transports. Each
- * is replaced by an object that requires the real module on its first property access
+ * for compression, neither of which the server uses. Each is replaced by an object that requires the real module on its first property access
  * (docs/decisions/039-no-driver-at-start.md).
  */
-const DEFERRED_BUILTINS = /^(node:)?(http2|https|tls|zlib|worker_threads)$/;
+const DEFERRED_BUILTINS = /^(node:)?(http2|https|tls|zlib)$/;
 const deferredBuiltins: Plugin = {
   name: 'deferred-builtins',
   setup(build) {

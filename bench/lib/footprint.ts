@@ -156,7 +156,7 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
   '| `pg` on first use (`loadPg`) | 69.2, 69.1 MiB |',
   '| the bench’s server serves the web build, as `npm start`’s does, through one wildcard route | 69.1, 69.4 MiB |',
   '| better-sqlite3 bundled, its addon opened by path (no `bindings` search, no TurboFan at start) | 64.8, 65.1 MiB |',
-  '| node’s `tls`, `https`, `http2`, `zlib`, `worker_threads` on first use | 64.5, 64.5 MiB |',
+  '| node’s `tls`, `https`, `http2`, `zlib` on first use | 64.5, 64.5 MiB |',
   '| no JSON-schema compilers in Fastify (no Ajv), `glob` on first use | 63.3, 63.2, 63.4 MiB |',
   '',
   'Per-file static routes (two per file of the web build, 111 files) cost ≈ 6 MiB in `npm start`’s bundle ' +
