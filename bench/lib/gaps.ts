@@ -189,12 +189,13 @@ export const GAPS: Record<string, string> = {
   'create-postgres':
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Since docs/decisions/033-list-json-and-one-sync-per-write.md ' +
-    'and its addenda a create makes 2 commits and ≈ 1.04 WAL syncs (the `NOTIFY` inside the create’s ' +
-    'transaction, the rate-limit counter committed without waiting for the disk) and 6 statements, each a ' +
-    'round trip: the assignee check is now part of the project’s statement. A PostgreSQL backend driven by ' +
-    'pgbench runs a transaction of that shape in ≈ 1.0 ms on this machine: the tail is the machine’s ' +
-    'scheduling of node, the backend and the WAL writer on 2 cores, and it moves by ±20 % between runs (see ' +
-    'the method). Lever left, one round trip: the `NOTIFY` in the last write’s statement',
+    'and its addenda a create makes 2 commits and ≈ 1.04 WAL syncs (the rate-limit counter committed ' +
+    'without waiting for the disk); since docs/decisions/041-create-in-one-statement.md it is 2 statements, ' +
+    'each a round trip: the counter, and one statement for the project, its assignees, their notifications ' +
+    'and the `NOTIFY`, with no transaction around it. The server’s own work per create (HTTP, the ' +
+    'session, parsing, the driver) is then the larger part, and the tail is the machine’s scheduling of ' +
+    'node, the backend and the WAL writer on 2 cores; it moves by ±20 % between runs (see the method). ' +
+    'Lever left: less allocation per create (garbage collection lands on some creates)',
   'list-mixed':
     'Each create drops the cached body; the requests that miss together share one computation of it ' +
     '(docs/decisions/028-idle-footprint-and-fan-out.md), so the server builds the 1.1 MB body about once per ' +

@@ -22,6 +22,18 @@ export interface Change {
   after?: FilterableFields | null;
 }
 
+/**
+ * A NOTIFY built by the statement that makes the changes (`ChangeBus.notifyFromStatement`): its payload is
+ * `head`, then `perRow`'s text of each row the statement wrote, then `]`.
+ */
+export interface StatementNotify {
+  channel: string;
+  /** `[` and the JSON of the changes sent in any case. */
+  head: string;
+  /** Per row key, `,` and the JSON of that row's change. */
+  perRow: ReadonlyMap<string, string>;
+}
+
 /** `resync` asks every subscription to re-evaluate, e.g. after notifications may have been missed. */
 export type ChangeListener = (changes: Change[] | 'resync') => void;
 
@@ -36,6 +48,13 @@ export interface ChangeBus {
    * them are returned.
    */
   publishAtCommit(trx: Kysely<Database>, changes: Change[]): Promise<Change[]>;
+  /**
+   * For a write that is one statement: the NOTIFY that statement can send itself, so that the statement's
+   * own commit delivers its changes and the write needs no transaction. `always` goes out whatever the
+   * statement wrote; `perRow` holds a change per key, sent only for the rows the statement reports written.
+   * Null in process (SQLite: nothing can wait for the commit) and when the changes might not fit one NOTIFY.
+   */
+  notifyFromStatement(always: Change[], perRow: ReadonlyMap<string, Change>): StatementNotify | null;
   subscribe(listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
@@ -59,6 +78,9 @@ export class LocalChangeBus implements ChangeBus {
   }
   async publishAtCommit(_trx: Kysely<Database>, changes: Change[]): Promise<Change[]> {
     return changes;
+  }
+  notifyFromStatement(): null {
+    return null;
   }
   subscribe(listener: ChangeListener): () => void {
     return this.listeners.add(listener);
@@ -96,6 +118,24 @@ export function notifyPayloads(changes: Change[]): string[] {
   if (batch.length > 0) payloads.push(`[${batch.join(',')}]`);
   return payloads;
 }
+
+/**
+ * The NOTIFY of `ChangeBus.notifyFromStatement`, or null when the payload might not fit one NOTIFY (every
+ * `perRow` change written): the caller then writes in a transaction and publishes at its commit, which splits.
+ */
+export function statementNotify(
+  channel: string,
+  always: Change[],
+  perRow: ReadonlyMap<string, Change>,
+): StatementNotify | null {
+  if (always.length === 0) return null;
+  const head = `[${always.map((change) => JSON.stringify(change)).join(',')}`;
+  const rows = new Map([...perRow].map(([key, change]) => [key, `,${JSON.stringify(change)}`]));
+  let bytes = Buffer.byteLength(head) + 1;
+  for (const text of rows.values()) bytes += Buffer.byteLength(text);
+  return bytes > MAX_PAYLOAD_BYTES ? null : { channel, head, perRow: rows };
+}
+
 const RECONNECT_MS = 1000;
 
 /**
@@ -131,6 +171,10 @@ export class PostgresChangeBus implements ChangeBus {
   async publishAtCommit(trx: Kysely<Database>, changes: Change[]): Promise<Change[]> {
     for (const payload of notifyPayloads(changes)) await this.notify(payload, trx);
     return [];
+  }
+
+  notifyFromStatement(always: Change[], perRow: ReadonlyMap<string, Change>): StatementNotify | null {
+    return statementNotify(CHANNEL, always, perRow);
   }
 
   subscribe(listener: ChangeListener): () => void {

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Notification, NotificationKind, NotificationPreference } from '../../common';
 import type { Database, NotificationsTable } from '../db/schema';
 
@@ -27,25 +27,36 @@ export async function insertNotificationsUnlessOptedOut(
 ): Promise<string[]> {
   const told: string[] = [];
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    const values = rows
-      .slice(start, start + INSERT_BATCH)
-      .map(
-        (row) =>
-          sql`(${row.id}, ${row.user_id}, ${row.kind}, ${row.project_id}, ${row.comment_id}, ${row.actor_id}, ${row.created_at})`,
-      );
-    // A VALUES list's columns are column1…column7 on both engines.
-    const inserted = await sql<{ user_id: string }>`
-      insert into notifications (id, user_id, kind, project_id, comment_id, actor_id, created_at)
-      select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7
-      from (values ${sql.join(values)}) as v
-      where not exists (
-        select 1 from notification_preferences as p
-        where p.user_id = v.column2 and p.kind = v.column3 and p.in_app = 0
-      )
-      returning user_id`.execute(db);
+    const inserted = await insertNotificationsUnlessOptedOutSql(
+      rows.slice(start, start + INSERT_BATCH),
+    ).execute(db);
     told.push(...inserted.rows.map((row) => row.user_id));
   }
   return told;
+}
+
+/**
+ * The insert of `insertNotificationsUnlessOptedOut` for at most `INSERT_BATCH` rows, `returning user_id`,
+ * for a statement of the caller's own (a `with` part); `onlyIf` is a condition on the whole insert.
+ */
+export function insertNotificationsUnlessOptedOutSql(
+  rows: NotificationRow[],
+  onlyIf: RawBuilder<unknown> = sql`true`,
+): RawBuilder<{ user_id: string }> {
+  const values = rows.map(
+    (row) =>
+      sql`(${row.id}, ${row.user_id}, ${row.kind}, ${row.project_id}, ${row.comment_id}, ${row.actor_id}, ${row.created_at})`,
+  );
+  // A VALUES list's columns are column1…column7 on both engines.
+  return sql<{ user_id: string }>`
+    insert into notifications (id, user_id, kind, project_id, comment_id, actor_id, created_at)
+    select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7
+    from (values ${sql.join(values)}) as v
+    where ${onlyIf} and not exists (
+      select 1 from notification_preferences as p
+      where p.user_id = v.column2 and p.kind = v.column3 and p.in_app = 0
+    )
+    returning user_id`;
 }
 
 /** Queues an action's notifications (their drafts as JSON) inside the action's transaction. */

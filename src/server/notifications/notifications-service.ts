@@ -29,6 +29,7 @@ import {
   markNotificationRead,
   readPreferences,
   writePreferences,
+  type NotificationRow,
 } from './notifications-repository';
 
 /** Who should hear of one action, and as what; the actor is never told (docs/decisions/025-notifications.md). */
@@ -82,6 +83,14 @@ export function recipientsOf(drafts: readonly NotificationDraft[]): Map<string, 
   return draftOf;
 }
 
+/** The contract with every writer of notifications: `{ notifications, <recipient id> }` means "theirs changed". */
+const notificationChange = (userId: string): Change => ({
+  collection: 'notifications',
+  id: userId,
+  // The fields both live queries filter on, so no instance reads anything to route the change.
+  after: { userId, unread: true },
+});
+
 /**
  * Inserts the notifications of these recipients in one multi-row insert, leaving out the kinds a user
  * turned off in the app. Returns the changes to publish once the transaction committed: one per recipient told.
@@ -91,9 +100,31 @@ export async function writeNotifications(
   recipients: Map<string, NotificationDraft>,
 ): Promise<Change[]> {
   if (recipients.size === 0) return [];
+  const told = await insertNotificationsUnlessOptedOut(trx, notificationRows(recipients));
+  return [...new Set(told)].map(notificationChange);
+}
+
+/**
+ * An action's notifications as rows for a statement of its own to insert (`insertNotificationsUnlessOptedOutSql`),
+ * with the change each recipient's bell gets if their row is written; null when there are more recipients
+ * than are written inline (`notifyWithin` queues those).
+ */
+export function inlineNotifications(
+  drafts: readonly NotificationDraft[],
+): { rows: NotificationRow[]; changes: Map<string, Change> } | null {
+  const recipients = recipientsOf(drafts);
+  if (recipients.size > INLINE_RECIPIENTS_MAX) return null;
+  const userIds = [...recipients.keys()];
+  return {
+    rows: notificationRows(recipients),
+    changes: new Map(userIds.map((userId) => [userId, notificationChange(userId)])),
+  };
+}
+
+function notificationRows(recipients: Map<string, NotificationDraft>): NotificationRow[] {
   const createdAt = nowIso();
   const ids = newIds(recipients.size);
-  const rows = [...recipients].map(([userId, draft], index) => ({
+  return [...recipients].map(([userId, draft], index) => ({
     id: ids[index] ?? newId(),
     user_id: userId,
     kind: draft.kind,
@@ -102,17 +133,7 @@ export async function writeNotifications(
     actor_id: draft.actorId,
     created_at: createdAt,
   }));
-  return notificationChanges(await insertNotificationsUnlessOptedOut(trx, rows));
 }
-
-/** The contract with every writer of notifications: `{ notifications, <recipient id> }` means "theirs changed". */
-const notificationChanges = (userIds: Iterable<string>): Change[] =>
-  // `after`: the fields both live queries filter on, so no instance reads anything to route the change.
-  [...new Set(userIds)].map((id) => ({
-    collection: 'notifications',
-    id,
-    after: { userId: id, unread: true },
-  }));
 
 /** Reading and marking one's own notifications, and choosing per kind. */
 export class NotificationsService {
@@ -159,12 +180,12 @@ export class NotificationsService {
     // Someone else's notification answers as one that does not exist: ids are not to be probed.
     const outcome = await markNotificationRead(this.deps.db, viewer.uid, id, nowIso());
     if (outcome === 'missing') throw notFound(messages.notificationNotFound);
-    if (outcome === 'changed') await this.deps.changes.publish(notificationChanges([viewer.uid]));
+    if (outcome === 'changed') await this.deps.changes.publish([notificationChange(viewer.uid)]);
   }
 
   async markAllRead(viewer: Viewer): Promise<void> {
     const changed = await markAllNotificationsRead(this.deps.db, viewer.uid, nowIso());
-    if (changed > 0) await this.deps.changes.publish(notificationChanges([viewer.uid]));
+    if (changed > 0) await this.deps.changes.publish([notificationChange(viewer.uid)]);
   }
 
   async preferences(viewer: Viewer): Promise<NotificationPreferences> {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  dashboardQuery,
+  MAX_ASSIGNEES,
   mentionToken,
   messages,
   notificationsQuery,
@@ -9,6 +11,7 @@ import {
   type NotificationUnreadCount,
   type Project,
 } from '../../common';
+import { addBulkMembers } from '../../../test/support/bulk-users';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { countUnreadOf } from './notifications-repository';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -85,6 +88,59 @@ describe('notifications created by actions', () => {
       actor: { id: ada.user.uid, displayName: 'Ada' },
       readAt: null,
     });
+  });
+
+  it("tells no new assignee who turned 'assigned' off in the app, and rings the others' bells live", async () => {
+    await cyd.client.notifications.updatePreferences({
+      preferences: [{ kind: 'assigned', inApp: false, email: 'off' }],
+    });
+    await bob.client.notifications.markAllRead();
+    const bobsBell = new LiveRecorder<NotificationUnreadCount>(
+      bob.client,
+      unreadNotificationsCountQuery(bob.user.uid),
+    );
+    try {
+      await bobsBell.until((docs) => docs[0]?.count === 0, 10_000, 'no unread');
+      const project = await createProject(ada, 'Not for Cyd', [ada, bob, cyd]);
+      await bobsBell.until((docs) => docs[0]?.count === 1, 10_000, "Bob's bell rings");
+      expect(await kindsOf(bob, project.id)).toEqual(['assigned']);
+      expect(await kindsOf(cyd, project.id)).toEqual([]);
+    } finally {
+      bobsBell.unsubscribe();
+      await cyd.client.notifications.updatePreferences({
+        preferences: [{ kind: 'assigned', inApp: true, email: 'off' }],
+      });
+    }
+  });
+
+  it('tells all of the most assignees with the longest ids, whose changes need more than one NOTIFY', async () => {
+    // 49 members with 64-character ids and Ada: the project's change and the 49 bells' changes are
+    // ≈ 12.7 kB of JSON, more than PostgreSQL's 8,000-byte NOTIFY takes, so the create cannot be the one
+    // statement it is with shorter ids (docs/decisions/041-create-in-one-statement.md).
+    const crowd = await addBulkMembers(server, { count: MAX_ASSIGNEES - 1, idLength: 64 });
+    const dashboard = new LiveRecorder<Project>(ada.client, dashboardQuery('mine', ada.user.uid, 50));
+    const database = await openServerDatabase(server);
+    try {
+      await dashboard.until(() => true, 10_000, 'the first snapshot');
+      const project = await ada.client.projects.create({
+        name: 'A crowd with long names',
+        details: 'Everyone hears of it.',
+        dueDate: tomorrow(),
+        category: 'design',
+        assignedUserIds: [ada.user.uid, ...crowd],
+      });
+      await dashboard.until((docs) => docs.some((doc) => doc.id === project.id), 10_000, 'the project live');
+      const told = await database.db
+        .selectFrom('notifications')
+        .select('user_id')
+        .where('project_id', '=', project.id)
+        .where('kind', '=', 'assigned')
+        .execute();
+      expect(told.map((row) => row.user_id).sort()).toEqual([...crowd].sort());
+    } finally {
+      dashboard.unsubscribe();
+      await database.close();
+    }
   });
 
   it("tells the creator and assignees of a comment, and a mention wins over 'commented'", async () => {

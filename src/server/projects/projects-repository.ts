@@ -1,6 +1,11 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
+import type { StatementNotify } from '../live/change-bus';
+import {
+  insertNotificationsUnlessOptedOutSql,
+  type NotificationRow,
+} from '../notifications/notifications-repository';
 import { listAssignableUserRefs } from '../users/users-repository';
 
 type ProjectRow = Selectable<ProjectsTable>;
@@ -134,12 +139,6 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
 }
 
 /**
- * A new project and its assignees, in the order given; run it inside the caller's transaction. On
- * PostgreSQL one statement writes both (the project in a `with`), one round trip less on the create's
- * path: the assignees' foreign key is checked at the end of the statement, when the project is there.
- * SQLite allows no write in a `with`, and a statement there costs no round trip.
- */
-/**
  * Inserts a project and its assignees if every assignee is an active user, and answers those users (in no
  * set order); answers null when one is not, and then writes nothing. On PostgreSQL the check, the project
  * and its assignees are one statement, one round trip (docs/decisions/033-list-json-and-one-sync-per-write.md,
@@ -154,13 +153,60 @@ export async function insertProjectForActiveAssignees(
   if (dialect !== 'postgres' || assigneeIds.length === 0) {
     const known = await listAssignableUserRefs(db, assigneeIds);
     if (known.length !== assigneeIds.length) return null;
-    await insertProject(db, dialect, row, assigneeIds);
+    await insertProject(db, row, assigneeIds);
     return known;
   }
+  const { rows } = await sql<UserRef>`
+    with ${projectForActiveAssigneesParts(row, assigneeIds)}
+    select * from known`.execute(db);
+  return rows.length === assigneeIds.length ? rows : null;
+}
+
+/**
+ * `insertProjectForActiveAssignees` on PostgreSQL, with the assignees' notifications (those not opted out)
+ * and the NOTIFY of the project's change and of theirs, all one statement: its own commit makes them
+ * durable and delivers the NOTIFY, so the create needs no transaction (docs/decisions/041-create-in-one-statement.md).
+ */
+export async function insertProjectNotifying(
+  db: Kysely<Database>,
+  row: Insertable<ProjectsTable>,
+  assigneeIds: readonly string[],
+  notifications: NotificationRow[],
+  notify: StatementNotify,
+): Promise<UserRef[] | null> {
+  const written = sql`exists (select 1 from project)`;
+  const toldChanges =
+    notifications.length === 0
+      ? sql`''`
+      : sql`coalesce((
+          select string_agg(change.text, '' order by change.position)
+          from told join (values ${sql.join(
+            [...notify.perRow].map(([userId, text], position) => sql`(${userId}, ${text}, ${position}::int)`),
+          )}) as change (user_id, text, position) on change.user_id = told.user_id
+        ), '')`;
+  const told =
+    notifications.length === 0
+      ? sql``
+      : sql`, told as (${insertNotificationsUnlessOptedOutSql(notifications, written)})`;
+  const { rows } = await sql<{ known: UserRef[]; notified: unknown }>`
+    with ${projectForActiveAssigneesParts(row, assigneeIds)}${told}
+    select
+      (select coalesce(json_agg(known), '[]'::json) from known) as known,
+      case when ${written} then pg_notify(${notify.channel}, ${notify.head}::text || ${toldChanges} || ']') end
+        as notified`.execute(db);
+  const known = rows[0]?.known ?? [];
+  return known.length === assigneeIds.length ? known : null;
+}
+
+/**
+ * The `with` parts of a project's insert on PostgreSQL: `known`, the assignees that are active users; then
+ * `project` (its id) and `assigned`, written only when every assignee is known. The assignees' foreign key
+ * is checked at the end of the statement, when the project is there.
+ */
+function projectForActiveAssigneesParts(row: Insertable<ProjectsTable>, assigneeIds: readonly string[]) {
   const columns = Object.keys(row) as (keyof typeof row & string)[];
   const wanted = assigneeIds.map((userId, position) => sql`(${userId}, ${position}::int)`);
-  const { rows } = await sql<UserRef>`
-    with known as (
+  return sql`known as (
       select id, display_name as "displayName", photo_url as "photoURL" from users
       where id in (${sql.join(assigneeIds)}) and status = 'active'
     ), project as (
@@ -172,32 +218,24 @@ export async function insertProjectForActiveAssignees(
       insert into project_assignees (project_id, user_id, position)
       select project.id, wanted.user_id, wanted.position
       from project cross join (values ${sql.join(wanted)}) as wanted (user_id, position)
-    )
-    select * from known`.execute(db);
-  return rows.length === assigneeIds.length ? rows : null;
+    )`;
 }
 
+/**
+ * A new project and its assignees, in the order given, as two statements: SQLite allows no write in a
+ * `with`, and a statement there costs no round trip. Run it inside the caller's transaction.
+ */
 async function insertProject(
   db: Kysely<Database>,
-  dialect: DialectName,
   row: Insertable<ProjectsTable>,
   assigneeIds: readonly string[],
 ): Promise<void> {
-  const assignees = assigneeIds.map((userId, position) => ({
-    project_id: row.id,
-    user_id: userId,
-    position,
-  }));
-  if (dialect === 'postgres') {
-    await db
-      .with('project', (withDb) => withDb.insertInto('projects').values(row))
-      .insertInto('project_assignees')
-      .values(assignees)
-      .execute();
-    return;
-  }
   await db.insertInto('projects').values(row).execute();
-  await db.insertInto('project_assignees').values(assignees).execute();
+  if (assigneeIds.length === 0) return;
+  await db
+    .insertInto('project_assignees')
+    .values(assigneeIds.map((userId, position) => ({ project_id: row.id, user_id: userId, position })))
+    .execute();
 }
 
 /**
