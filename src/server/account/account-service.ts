@@ -79,7 +79,7 @@ export class AccountService {
     const passwordHash = await hashPassword(input.newPassword);
     const ended = await this.deps.db.transaction().execute(async (trx) => {
       await updatePasswordHash(trx, viewer.uid, passwordHash, nowIso());
-      return deleteUserSessions(trx, viewer.uid, viewer.sessionHash);
+      return this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
     });
     await this.deps.auth.sessionsEnded(ended);
   }
@@ -104,12 +104,19 @@ export class AccountService {
       await this.deps.auth.logOut(viewer);
       return;
     }
-    await deleteSession(this.deps.db, session.tokenHash);
-    await this.deps.auth.sessionsEnded([session.tokenHash]);
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
+      await deleteSession(trx, session.tokenHash);
+      return this.deps.auth.endedAtCommit(trx, [session.tokenHash]);
+    });
+    await this.deps.auth.sessionsEnded(ended);
   }
 
   async signOutOtherSessions(viewer: Viewer): Promise<void> {
-    const ended = await deleteUserSessions(this.deps.db, viewer.uid, viewer.sessionHash);
+    const ended = await this.deps.db
+      .transaction()
+      .execute(async (trx) =>
+        this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash)),
+      );
     await this.deps.auth.sessionsEnded(ended);
   }
 
@@ -127,7 +134,7 @@ export class AccountService {
       }
       await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, nowIso());
       return {
-        ended: await deleteUserSessions(trx, viewer.uid),
+        ended: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid)),
         unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]),
       };
     });

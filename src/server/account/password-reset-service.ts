@@ -114,7 +114,7 @@ export class PasswordResetService {
         throw new AppError('gone', row.used_at ? messages.resetLinkUsed : messages.resetLinkExpired);
       }
       await updatePasswordHash(trx, row.user_id, passwordHash, now);
-      return deleteUserSessions(trx, row.user_id);
+      return this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, row.user_id));
     });
     await this.deps.auth.sessionsEnded(ended);
   }

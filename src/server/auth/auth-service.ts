@@ -6,7 +6,7 @@ import type { PresenceService } from '../presence/presence-service';
 import { isUniqueViolation } from '../db/database';
 import { nowIso } from '../core/time';
 import { AppError } from '../core/app-error';
-import type { ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../live/change-bus';
 import type { SignupPolicyService } from '../team/signup-policy-service';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../core/ids';
@@ -51,6 +51,12 @@ interface Deps {
   loginFailures: LoginFailureLimit;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
+}
+
+/** Sessions a transaction deleted (`AuthService.endedAtCommit`), and their changes left to publish after it. */
+export interface EndedSessions {
+  sessionHashes: readonly string[];
+  unpublished: Change[];
 }
 
 export class AuthService {
@@ -144,19 +150,33 @@ export class AuthService {
    * they are still connected through another session.
    */
   async logOut(viewer: Viewer): Promise<void> {
-    await deleteSession(this.deps.db, viewer.sessionHash);
-    await this.sessionsEnded([viewer.sessionHash]);
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
+      await deleteSession(trx, viewer.sessionHash);
+      return this.endedAtCommit(trx, [viewer.sessionHash]);
+    });
+    await this.sessionsEnded(ended);
     await this.deps.presence.sessionEnded(viewer);
   }
 
   /**
-   * After sessions were deleted (committed): they are dropped from this instance's cache at once, and
-   * every instance signs out their sockets (password change, deactivation, 'sign out' in settings).
+   * Call inside the transaction that deleted these sessions: every instance signs out their sockets when
+   * it commits. On PostgreSQL the NOTIFY commits with the delete, so a crash between the two cannot leave
+   * another instance's sockets of an ended session live (docs/decisions/033-list-json-and-one-sync-per-write.md,
+   * fifth addendum). Hand the result to `sessionsEnded` after the commit.
    */
-  async sessionsEnded(sessionHashes: readonly string[]): Promise<void> {
-    if (sessionHashes.length === 0) return;
-    for (const hash of sessionHashes) this.deps.sessions.forget(hash);
-    await this.deps.changes.publish(sessionHashes.map((id) => ({ collection: 'sessions' as const, id })));
+  async endedAtCommit(trx: Kysely<Database>, sessionHashes: readonly string[]): Promise<EndedSessions> {
+    const changes = sessionHashes.map((id): Change => ({ collection: 'sessions', id }));
+    return { sessionHashes, unpublished: await this.deps.changes.publishAtCommit(trx, changes) };
+  }
+
+  /**
+   * After the transaction of `endedAtCommit` committed: the sessions are dropped from this instance's cache
+   * at once (the others drop theirs as the change arrives), and what is left to publish goes out
+   * (password change, deactivation, 'sign out' in settings).
+   */
+  async sessionsEnded(ended: EndedSessions): Promise<void> {
+    for (const hash of ended.sessionHashes) this.deps.sessions.forget(hash);
+    await this.deps.changes.publish(ended.unpublished);
   }
 
   async mintIdToken(viewer: Viewer): Promise<{ idToken: string; expiresIn: number }> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../live/change-bus';
 import type { Logger } from '../core/logger';
 import { zonedDayAndHour } from '../core/time';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
@@ -73,19 +73,24 @@ export class DueReminderScheduler {
     await this.running;
   }
 
-  /** Creates what is due now and publishes the recipients' change; returns how many were created. */
+  /**
+   * Creates what is due now and publishes the recipients' change at the same commit (on PostgreSQL the
+   * NOTIFY is inside the transaction, so a crash cannot keep the bells from hearing); returns how many were
+   * created.
+   */
   async tick(): Promise<number> {
+    const { db, bus } = this.deps;
     const days = reminderDays(this.deps.clock(), this.deps.timeZone);
-    const recipients = [
-      ...(await insertDueReminders(this.deps.db, 'due_tomorrow', days)),
-      ...(await insertDueReminders(this.deps.db, 'overdue', days)),
-    ];
-    if (recipients.length > 0) {
-      await this.deps.bus.publish(
-        [...new Set(recipients)].map((id) => ({ collection: 'notifications', id })),
-      );
-    }
-    return recipients.length;
+    const { created, unpublished } = await db.transaction().execute(async (trx) => {
+      const recipients = [
+        ...(await insertDueReminders(trx, 'due_tomorrow', days)),
+        ...(await insertDueReminders(trx, 'overdue', days)),
+      ];
+      const changes = [...new Set(recipients)].map((id): Change => ({ collection: 'notifications', id }));
+      return { created: recipients.length, unpublished: await bus.publishAtCommit(trx, changes) };
+    });
+    await bus.publish(unpublished);
+    return created;
   }
 
   private tickInBackground(): void {

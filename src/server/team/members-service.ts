@@ -80,11 +80,13 @@ export class MembersService {
     if (memberId === viewer.uid) throw new AppError('forbidden', messages.cannotDeactivateSelf);
     const { endedSessions, unpublished } = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'active') return { endedSessions: [], unpublished: [] };
+      if (target.status !== 'active') {
+        return { endedSessions: { sessionHashes: [], unpublished: [] }, unpublished: [] };
+      }
       if (target.role === 'admin' && (await countActiveAdmins(trx)) <= 1) throw lastAdmin();
       await setUserStatus(trx, memberId, 'deactivated', nowIso());
       return {
-        endedSessions: await deleteUserSessions(trx, memberId),
+        endedSessions: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, memberId)),
         unpublished: await this.memberChangedAtCommit(trx, memberId),
       };
     });
