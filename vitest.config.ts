@@ -23,6 +23,9 @@ const integration = {
   fileParallelism: true,
   testTimeout: 30_000,
   hookTimeout: 30_000,
+  // `expect.poll` waits for a condition; its default 1 s bound is a timed assertion that a loaded machine
+  // (CI, a fresh clone installing as it runs) can miss, so it waits as long as a test may.
+  expect: { poll: { timeout: 20_000 } },
 } as const;
 
 export default defineConfig({

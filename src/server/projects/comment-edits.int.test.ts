@@ -317,12 +317,15 @@ describe('comment edits and deletes live', () => {
     });
     const start = recorder.received.length;
 
+    const changesSinceStart = () =>
+      recorder.received.slice(start).filter(({ message }) => message.type === 'changes').length;
     await mario.client.projects.addComment(project.id, { content: 'newest' });
     const edited = await mario.client.projects.editComment(project.id, target, { content: 'rewritten' });
+    // The delete waits for the edit's change: a subscriber re-reads its page, and one re-read after both
+    // would rightly show only the removal.
+    await expect.poll(changesSinceStart).toBe(1);
     await mario.client.projects.deleteComment(project.id, target);
-    await expect
-      .poll(() => recorder.received.slice(start).filter(({ message }) => message.type === 'changes').length)
-      .toBe(2);
+    await expect.poll(changesSinceStart).toBe(2);
     await recorder.settle();
     expect(
       recorder.received
