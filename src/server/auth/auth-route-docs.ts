@@ -60,7 +60,7 @@ export const authRouteDocs = describeRoutes([
     description:
       'Only the session cookie mints: a request authenticated by an id token alone is refused (403), so a leaked token cannot renew itself.',
     caller: 'member',
-    auth: 'session',
+    proof: 'session-cookie',
     response: { status: 200, description: 'A new id token', schema: IdTokenResultSchema },
     errors: ['forbidden'],
   },

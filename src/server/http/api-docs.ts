@@ -5,70 +5,112 @@ export const API_VERSION = '1.0.0';
 
 type DocumentedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** How a route is authenticated, as the OpenAPI document states it. */
-type RouteAuth = 'none' | 'session' | 'session-or-token' | 'storage';
+/**
+ * Who may call a route. Every route doc says it (`describeRoutes` takes no route without it), and it
+ * alone decides the operation's `security` (docs/decisions/047-route-policies-by-construction.md):
+ * - `anyone`: no credentials (`security: []`). A secret the route takes as input (an invitation or reset
+ *   token, an unsubscribe token) is a parameter, not a credential.
+ * - `member`: any active account, signed in by the session cookie or an id token.
+ * - `admin`: an active admin, likewise; the security requirements name the role `admin`.
+ * - `metrics-scraper`: `Authorization: Bearer <METRICS_TOKEN>`; a session grants nothing there.
+ */
+type RouteCaller = 'anyone' | 'member' | 'admin' | 'metrics-scraper';
 
-export interface RouteDoc {
+/**
+ * How a member or admin proves who they are. Default `session-or-token`; `session-cookie` where an id
+ * token must not do (minting one); `session-token-or-download-token` where an object's download token
+ * alone also grants the read (docs/storage-protocol.md).
+ */
+type SignInProof = 'session-or-token' | 'session-cookie' | 'session-token-or-download-token';
+
+type RouteAccess =
+  | { caller: 'anyone' | 'metrics-scraper'; proof?: never }
+  | { caller: 'member' | 'admin'; proof?: SignInProof };
+
+interface AnyAccess {
+  caller: RouteCaller;
+  proof?: SignInProof | undefined;
+  errors?: ErrorCode[];
+}
+
+/** An OpenAPI security requirement: scheme → the roles it must carry (none: any signed-in account). */
+type SecurityRequirement = Record<string, string[]>;
+
+/** Only `describeRoutes` makes a RouteDoc, so no route reaches the document without its caller. */
+const described: unique symbol = Symbol('described route');
+
+interface RouteFields {
   method: DocumentedMethod;
   /** OpenAPI path, e.g. `/api/projects/{id}`. */
   path: string;
   tag: string;
   summary: string;
   description?: string;
-  auth: RouteAuth;
   params?: z.core.$ZodObject;
   query?: z.core.$ZodObject;
   body?: { contentType: string; schema: z.core.$ZodType };
   response: { status: number; description: string; schema?: z.core.$ZodType; contentType?: string };
-  errors: ErrorCode[];
-  /** Errors in the storage protocol's own body shape (docs/storage-protocol.md#81-error-body). */
+  /**
+   * Errors in the storage protocol's own body shape (docs/storage-protocol.md#81-error-body); a route
+   * that has them answers none in the API's shape.
+   */
   storageErrors?: { status: number; description: string }[];
 }
 
-/** Who may call a route; it decides the errors every such route can answer. */
-type RouteCaller = 'anyone' | 'member' | 'admin';
+interface RouteDoc extends RouteFields {
+  readonly [described]: true;
+  security: SecurityRequirement[];
+  errors: ErrorCode[];
+}
 
 /** A route as its `*-route-docs.ts` describes it: the errors its input and caller imply are left out. */
-interface RouteDescription extends Omit<RouteDoc, 'auth' | 'errors'> {
-  /** Anyone (no credentials), a signed-in member, or an admin. */
-  caller: RouteCaller;
-  /** Default: `none` for anyone, `session-or-token` for the others. */
-  auth?: RouteAuth;
-  /** The route's own errors (`not-found`, `conflict`, `too-many-requests`, …). */
-  errors?: ErrorCode[];
+type RouteDescription = RouteFields &
+  RouteAccess & {
+    /** The route's own errors (`not-found`, `conflict`, `too-many-requests`, …). */
+    errors?: ErrorCode[];
+  };
+
+function securityOf(caller: RouteCaller, proof: SignInProof = 'session-or-token'): SecurityRequirement[] {
+  if (caller === 'anyone') return [];
+  if (caller === 'metrics-scraper') return [{ metricsToken: [] }];
+  const roles = caller === 'admin' ? ['admin'] : [];
+  if (proof === 'session-cookie') return [{ sessionCookie: roles }];
+  const signedIn: SecurityRequirement[] = [{ sessionCookie: roles }, { idToken: roles }];
+  return proof === 'session-token-or-download-token' ? [...signedIn, { downloadToken: [] }] : signedIn;
 }
 
 /**
- * The route docs of a feature, each with its errors in one order: `invalid-argument` when it parses path
- * parameters, a query or a body; `unauthenticated` unless anyone may call it; `forbidden` when only admins
- * may; then the route's own.
+ * The route docs of a feature, each with its security requirements from its caller, and its errors in
+ * one order: `invalid-argument` when it parses path parameters, a query or a body; `unauthenticated`
+ * unless anyone may call it; `forbidden` when only admins may; then the route's own. A storage route's
+ * errors are its `storageErrors` alone.
  */
 export function describeRoutes(routes: RouteDescription[]): RouteDoc[] {
-  return routes.map(({ caller, auth, errors = [], ...route }) => {
-    const implied: ErrorCode[] = [
-      ...(route.params || route.query || route.body ? (['invalid-argument'] as const) : []),
-      ...(caller === 'anyone' ? [] : (['unauthenticated'] as const)),
-      ...(caller === 'admin' ? (['forbidden'] as const) : []),
-    ];
-    return {
-      ...route,
-      auth: auth ?? (caller === 'anyone' ? 'none' : 'session-or-token'),
-      errors: [...implied, ...errors.filter((code) => !implied.includes(code))],
-    };
-  });
+  return routes.map(describeRoute);
+}
+
+function describeRoute(description: RouteDescription): RouteDoc {
+  // The union keeps `proof` off routes anyone may call; here every field is read alike.
+  const { caller, proof, errors = [], ...route }: RouteFields & AnyAccess = description;
+  const implied: ErrorCode[] = route.storageErrors
+    ? []
+    : [
+        ...(route.params || route.query || route.body ? (['invalid-argument'] as const) : []),
+        ...(caller === 'anyone' ? [] : (['unauthenticated'] as const)),
+        ...(caller === 'admin' ? (['forbidden'] as const) : []),
+      ];
+  return {
+    ...route,
+    [described]: true,
+    security: securityOf(caller, proof),
+    errors: [...implied, ...errors.filter((code) => !implied.includes(code))],
+  };
 }
 
 /** A JSON request body of `schema`. */
 export const jsonBody = (schema: z.core.$ZodType) => ({ contentType: 'application/json', schema });
 
 const StorageErrorBodySchema = z.object({ error: z.object({ code: z.number().int(), message: z.string() }) });
-
-const securityOf: Record<RouteAuth, Record<string, string[]>[] | undefined> = {
-  none: [],
-  session: [{ sessionCookie: [] }],
-  'session-or-token': [{ sessionCookie: [] }, { idToken: [] }],
-  storage: [{ idToken: [] }, { sessionCookie: [] }, { downloadToken: [] }],
-};
 
 const jsonSchema = (schema: z.core.$ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -88,7 +130,7 @@ function parametersOf(schema: z.core.$ZodObject | undefined, location: 'path' | 
  * The OpenAPI 3.1 document, generated from the same zod schemas the server validates with, so the
  * published contract cannot drift from the code.
  */
-export function buildOpenApiDocument(routes: RouteDoc[], version: string) {
+export function buildOpenApiDocument(routes: readonly RouteDoc[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const errorResponses = Object.fromEntries(
@@ -121,7 +163,7 @@ export function buildOpenApiDocument(routes: RouteDoc[], version: string) {
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      security: securityOf[route.auth],
+      security: route.security,
       parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
       ...(route.body
         ? {
@@ -151,19 +193,24 @@ export function buildOpenApiDocument(routes: RouteDoc[], version: string) {
           bearerFormat: 'JWT',
           description: 'Also accepted as `Authorization: Firebase <token>`.',
         },
-        downloadToken: { type: 'apiKey', in: 'query', name: 'token' },
+        downloadToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description: "One object's download token: reads that object alone.",
+        },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the server.' },
       },
     },
     paths,
   };
 }
 
-export const openApiRouteDoc: RouteDoc = {
+export const openApiRouteDoc = describeRoute({
   method: 'GET',
   path: '/api/openapi.json',
   tag: 'Operations',
   summary: 'This OpenAPI 3.1 document',
-  auth: 'none',
+  caller: 'anyone',
   response: { status: 200, description: 'The document' },
-  errors: [],
-};
+});

@@ -9,10 +9,21 @@ afterAll(async () => {
   await server.stop();
 });
 
+type SecurityRequirement = Record<string, string[]>;
+type Operation = { security?: SecurityRequirement[]; responses: Record<string, unknown> };
 type OpenApi = {
   openapi: string;
-  paths: Record<string, Record<string, { security: unknown; responses: Record<string, unknown> }>>;
+  components: { securitySchemes: Record<string, { type: string }> };
+  paths: Record<string, Record<string, Operation>>;
 };
+
+const operationsOf = (document: OpenApi) =>
+  Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      operation,
+    })),
+  );
 
 /** Fastify path → OpenAPI path: `:id` → `{id}`, the storage wildcard → `{object}`. */
 const toOpenApiPath = (url: string): string => url.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{object}');
@@ -45,4 +56,51 @@ it('states auth and error responses for each operation', async () => {
   expect(createProject?.security).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
   expect(Object.keys(createProject?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403', '429']);
   expect(document.paths['/api/auth/login']?.post?.security).toEqual([]);
+});
+
+it('declares the security of every operation, with declared schemes, and the admin role where only admins may call', async () => {
+  const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as OpenApi;
+  const schemes = document.components.securitySchemes;
+  expect(Object.keys(schemes).sort()).toEqual(['downloadToken', 'idToken', 'metricsToken', 'sessionCookie']);
+  const operations = operationsOf(document);
+  expect(
+    operations.filter(({ operation }) => !Array.isArray(operation.security)).map(({ key }) => key),
+  ).toEqual([]);
+  const undeclared = operations.flatMap(({ key, operation }) =>
+    (operation.security ?? []).flatMap((requirement) =>
+      Object.keys(requirement)
+        .filter((scheme) => !(scheme in schemes))
+        .map((scheme) => `${key}: ${scheme}`),
+    ),
+  );
+  expect(undeclared).toEqual([]);
+  // A client generated from the document learns from it what a call without credentials gets.
+  const protectedWithout401 = operations
+    .filter(({ operation }) => (operation.security ?? []).length > 0 && !('401' in operation.responses))
+    .map(({ key }) => key);
+  expect(protectedWithout401).toEqual([]);
+
+  const security = (key: string) => operations.find((operation) => operation.key === key)?.operation.security;
+  expect(security('GET /api/admin/members')).toEqual([{ sessionCookie: ['admin'] }, { idToken: ['admin'] }]);
+  expect(security('PATCH /api/projects/{id}')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(security('POST /api/auth/token')).toEqual([{ sessionCookie: [] }]);
+  expect(security('GET /v0/b/{bucket}/o/{object}')).toEqual([
+    { sessionCookie: [] },
+    { idToken: [] },
+    { downloadToken: [] },
+  ]);
+  expect(security('DELETE /v0/b/{bucket}/o/{object}')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(security('GET /metrics')).toEqual([{ metricsToken: [] }]);
+  for (const publicOperation of [
+    'GET /api/health',
+    'GET /api/invitations/{token}',
+    'POST /api/auth/signup',
+  ]) {
+    expect(security(publicOperation), publicOperation).toEqual([]);
+  }
+  const adminOperations = operations.filter(({ key }) => key.includes(' /api/admin/'));
+  expect(adminOperations.length).toBeGreaterThanOrEqual(10);
+  for (const { key, operation } of adminOperations) {
+    expect(operation.security, key).toEqual([{ sessionCookie: ['admin'] }, { idToken: ['admin'] }]);
+  }
 });

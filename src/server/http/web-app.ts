@@ -54,7 +54,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?', 1)[0] ?? '/';
-    const isApi = url.startsWith('/api/') || url.startsWith('/v0/') || url === '/live';
+    // The server's own paths answer JSON, /metrics included: it is no route when metrics are off.
+    const isApi = url.startsWith('/api/') || url.startsWith('/v0/') || url === '/live' || url === '/metrics';
     if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, isAppPage(url) ? 200 : 404);
     }

@@ -35,9 +35,8 @@ export const opsRouteDocs = describeRoutes([
     summary: 'Prometheus metrics (only when METRICS_TOKEN is set)',
     description:
       'Prometheus text exposition. Needs `Authorization: Bearer <METRICS_TOKEN>`; answers 401 without it, and ' +
-      'is not registered at all when METRICS_TOKEN is unset. See docs/deploy.md for the series.',
-    caller: 'anyone',
+      'answers a JSON 404 when METRICS_TOKEN is unset. See docs/deploy.md for the series.',
+    caller: 'metrics-scraper',
     response: { status: 200, description: 'The metrics', contentType: 'text/plain; version=0.0.4' },
-    errors: ['unauthenticated'],
   },
 ]);

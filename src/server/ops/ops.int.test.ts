@@ -1,4 +1,5 @@
-import { rename } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, messages, type Project } from '../../common';
@@ -251,12 +252,22 @@ describe('metrics', () => {
 });
 
 describe('metrics off', () => {
-  it('has no /metrics route without METRICS_TOKEN', async () => {
-    const plain = await startTestServer();
+  it('answers GET /metrics with the JSON 404 of the API, not the web app, without METRICS_TOKEN', async () => {
+    // A stand-in web build: with one mounted, unknown paths get the app's HTML page.
+    const webRoot = await mkdtemp(path.join(os.tmpdir(), 'dojo-web-'));
+    await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><title>The Dojo</title>');
+    const plain = await startTestServer({ configOverrides: { webRoot } });
     try {
-      expect((await fetch(`${plain.url}/metrics`)).status).toBe(404);
+      expect((await fetch(`${plain.url}/no/such/page`)).headers.get('content-type')).toMatch(/^text\/html/);
+      const response = await fetch(`${plain.url}/metrics`, { headers: { 'x-request-id': 'scrape-1' } });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({
+        error: { code: 'not-found', message: messages.notFound, requestId: 'scrape-1' },
+      });
     } finally {
       await plain.stop();
+      await rm(webRoot, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ObjectResourceSchema, WritableMetadataSchema } from '../../common';
-import type { RouteDoc } from '../http/api-docs';
+import { describeRoutes } from '../http/api-docs';
 
 const tag = 'Storage';
 const description = 'Follows docs/storage-protocol.md (the Firebase Storage v0 REST protocol).';
@@ -22,14 +22,14 @@ const notFound = { status: 404, description: 'No such object (or no such bucket)
 const noBucket = { status: 404, description: 'No such bucket: only the configured one exists' };
 const invalid = { status: 400, description: 'Invalid name, arguments or body' };
 
-export const storageRouteDocs: RouteDoc[] = [
+export const storageRouteDocs = describeRoutes([
   {
     method: 'GET',
     path: '/v0/b/{bucket}/o',
     tag,
     summary: 'List objects (prefix, delimiter, pageToken, maxResults 1..1000)',
     description,
-    auth: 'storage',
+    caller: 'member',
     params: BucketParams,
     query: z.object({
       prefix: z.string().optional(),
@@ -46,7 +46,6 @@ export const storageRouteDocs: RouteDoc[] = [
         nextPageToken: z.string().optional(),
       }),
     },
-    errors: [],
     storageErrors: [invalid, unauthenticated, noBucket],
   },
   {
@@ -55,7 +54,7 @@ export const storageRouteDocs: RouteDoc[] = [
     tag,
     summary: 'Upload: multipart, resumable start, or a resumable command on an upload URL',
     description: `${description} Dispatches on X-Goog-Upload-Protocol (multipart | resumable; without it, uploadType, else a raw media upload) and, with upload_id, on X-Goog-Upload-Command (upload | upload, finalize | finalize | query | cancel). Chunks are placed by X-Goog-Upload-Offset: below the bytes received the overlap is dropped, above it nothing is written and the answer is 503. Chunk bodies up to 40 MiB; multipart bodies up to the quota. An open resumable session reserves its declared size of the quota from its start. contentType and the other header-bound metadata are validated (400).`,
-    auth: 'storage',
+    caller: 'member',
     params: BucketParams,
     query: z.object({ name: z.string().optional(), upload_id: z.string().optional() }),
     body: { contentType: 'multipart/related', schema: z.string().meta({ format: 'binary' }) },
@@ -64,7 +63,6 @@ export const storageRouteDocs: RouteDoc[] = [
       description: 'Object resource (final) or upload status headers',
       schema: ObjectResourceSchema,
     },
-    errors: [],
     storageErrors: [
       invalid,
       unauthenticated,
@@ -85,7 +83,8 @@ export const storageRouteDocs: RouteDoc[] = [
     tag,
     summary: 'Object metadata, or its bytes with alt=media (Range supported)',
     description,
-    auth: 'storage',
+    caller: 'member',
+    proof: 'session-token-or-download-token',
     params: ObjectParams,
     query: z.object({ alt: z.literal('media').optional(), token: z.string().optional() }),
     response: {
@@ -93,7 +92,6 @@ export const storageRouteDocs: RouteDoc[] = [
       description: 'Object resource, or the bytes (206 with Range)',
       schema: ObjectResourceSchema,
     },
-    errors: [],
     storageErrors: [
       invalid,
       unauthenticated,
@@ -107,11 +105,10 @@ export const storageRouteDocs: RouteDoc[] = [
     tag,
     summary: 'Update metadata (absent keys unchanged, null removes)',
     description,
-    auth: 'storage',
+    caller: 'member',
     params: ObjectParams,
     body: { contentType: 'application/json', schema: WritableMetadataSchema },
     response: { status: 200, description: 'The updated object resource', schema: ObjectResourceSchema },
-    errors: [],
     storageErrors: [invalid, unauthenticated, forbidden, notFound],
   },
   {
@@ -120,10 +117,9 @@ export const storageRouteDocs: RouteDoc[] = [
     tag,
     summary: 'Delete an object',
     description,
-    auth: 'storage',
+    caller: 'member',
     params: ObjectParams,
     response: { status: 204, description: 'Deleted' },
-    errors: [],
     storageErrors: [unauthenticated, forbidden, notFound],
   },
   {
@@ -133,7 +129,7 @@ export const storageRouteDocs: RouteDoc[] = [
     summary: 'Mint an App Check token for this web app (sent as X-Firebase-AppCheck)',
     description:
       'HS256, valid for one hour; required on /v0 requests only when APP_CHECK_ENFORCED=true (docs/decisions/004-app-check.md).',
-    auth: 'none',
+    caller: 'anyone',
     response: {
       status: 200,
       description: 'A short-lived App Check token',
@@ -141,4 +137,4 @@ export const storageRouteDocs: RouteDoc[] = [
     },
     errors: ['forbidden', 'too-many-requests'],
   },
-];
+]);
