@@ -5,7 +5,15 @@ import { LIVE_QUERY_LIMIT_MAX } from './limits';
  * The client → server messages of the live-data protocol (live-protocol.ts), validated by the server.
  * Built when this module is imported, hence apart from the protocol's zod-free constants and types.
  */
-const LiveCollectionSchema = z.enum(['users', 'projects', 'comments', 'notifications', 'project_viewers']);
+/** Every collection a live subscription may follow; each has its row in the live authorization tests. */
+export const LIVE_COLLECTIONS = [
+  'users',
+  'projects',
+  'comments',
+  'notifications',
+  'project_viewers',
+] as const;
+const LiveCollectionSchema = z.enum(LIVE_COLLECTIONS);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
 
 const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));

@@ -6,6 +6,7 @@ import type { LiveDoc } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import { pollUntil } from '../../../test/support/poll';
 import { LocalChangeBus } from './change-bus';
+import { forbidden } from '../core/app-error';
 import { LiveHub } from './live-hub';
 import type { LiveSource } from './live-sources';
 
@@ -49,7 +50,8 @@ describe('LiveHub fan-out after durability', () => {
     const source: LiveSource = {
       query: async () => [...docs],
       find: async (id) => docs.find((doc) => doc.id === id) ?? null,
-      groupKey: () => 'all',
+      authorize: () => undefined,
+      resultsBelongTo: 'everyone',
     };
     let marks = 0;
     let waiting = 0;
@@ -91,6 +93,99 @@ describe('LiveHub fan-out after durability', () => {
       });
     } finally {
       hub.close();
+    }
+  });
+});
+
+const ben: Viewer = { ...viewer, uid: 'ben', email: 'ben@example.com', sessionHash: 'session-ben' };
+
+/** A hub over one `notifications` source whose results are each viewer's own, as the real one's are. */
+function hubWithOwnResults(
+  resultsBelongTo: LiveSource['resultsBelongTo'],
+  refuse: 'others' | 'nobody' = 'others',
+) {
+  const authorized: string[] = [];
+  const evaluatedFor: string[] = [];
+  const source: LiveSource = {
+    authorize: (target, who) => {
+      authorized.push(who.uid);
+      const owner = target.kind === 'query' ? target.where?.[0]?.value : undefined;
+      if (refuse === 'others' && owner !== who.uid) throw forbidden('Only your own.');
+    },
+    resultsBelongTo,
+    query: async (_query, who) => {
+      evaluatedFor.push(who.uid);
+      return [{ id: `secret-of-${who.uid}` }];
+    },
+    find: async () => null,
+  };
+  const hub = new LiveHub({
+    bus: new LocalChangeBus(),
+    sources: { notifications: source },
+    log: Fastify({ logger: { level: 'silent' } }).log,
+    limits: { maxSubscriptionsPerSocket: 10, maxSocketsPerSession: 10, maxSocketsPerUser: 10 },
+  });
+  const subscribe = (socket: RecordingSocket, owner: string) =>
+    socket.emit(
+      'message',
+      JSON.stringify({
+        type: 'subscribe',
+        id: 'bell',
+        target: {
+          kind: 'query',
+          collection: 'notifications',
+          where: [{ field: 'userId', op: '==', value: owner }],
+        },
+      }),
+    );
+  return { hub, authorized, evaluatedFor, subscribe };
+}
+
+describe('LiveHub authorization (decision 042)', () => {
+  it("asks the source for a second subscriber too, and never hands it the group's result", async () => {
+    const { hub, authorized, subscribe } = hubWithOwnResults('viewer');
+    const ada = new RecordingSocket();
+    const intruder = new RecordingSocket();
+    try {
+      hub.attach(ada as unknown as WebSocket, viewer);
+      hub.attach(intruder as unknown as WebSocket, ben);
+      subscribe(ada, 'ada');
+      await until(() => ada.messagesOfType('snapshot').length === 1, "ada's snapshot");
+      subscribe(intruder, 'ada');
+      await until(() => intruder.messagesOfType('error').length === 1, "ben's refusal");
+      expect(authorized).toEqual(['ada', 'ben']);
+      expect(intruder.messagesOfType('snapshot')).toEqual([]);
+      expect(intruder.sent.join()).not.toContain('secret-of-ada');
+      expect(intruder.messagesOfType('error')[0]).toMatchObject({ id: 'bell', code: 'forbidden' });
+      expect(hub.subscriptionCount).toBe(1);
+    } finally {
+      hub.close();
+    }
+  });
+
+  it("keeps one group per viewer where results are the viewer's own, one for all where they are shared", async () => {
+    for (const resultsBelongTo of ['viewer', 'everyone'] as const) {
+      // Both may follow the same target; what it shows depends on who asks where results are owned.
+      const { hub, evaluatedFor, subscribe } = hubWithOwnResults(resultsBelongTo, 'nobody');
+      const first = new RecordingSocket();
+      const second = new RecordingSocket();
+      try {
+        hub.attach(first as unknown as WebSocket, viewer);
+        hub.attach(second as unknown as WebSocket, ben);
+        subscribe(first, 'ada');
+        await until(() => first.messagesOfType('snapshot').length === 1, 'the first snapshot');
+        subscribe(second, 'ada');
+        await until(() => second.messagesOfType('snapshot').length === 1, 'the second snapshot');
+        if (resultsBelongTo === 'viewer') {
+          expect(evaluatedFor).toEqual(['ada', 'ben']);
+          expect(second.sent.join()).toContain('secret-of-ben');
+          expect(second.sent.join()).not.toContain('secret-of-ada');
+        } else {
+          expect(evaluatedFor).toEqual(['ada']);
+        }
+      } finally {
+        hub.close();
+      }
     }
   });
 });

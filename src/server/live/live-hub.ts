@@ -18,7 +18,7 @@ import { afterAnswers } from '../db/after-answers';
 import { AppError } from '../core/app-error';
 import type { Metrics } from '../core/metrics';
 import type { Change, ChangeBus } from './change-bus';
-import type { LiveSources } from './live-sources';
+import { liveGroupKey, type LiveSource, type LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
 import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
 import { Deadlines } from './deadlines';
@@ -63,6 +63,7 @@ interface Connection {
 
 interface Subscription {
   id: string;
+  source: LiveSource;
   /** Unique on this instance for the subscription's lifetime: what `LiveHubEvents` name it by. */
   key: string;
   connection: Connection;
@@ -75,7 +76,10 @@ interface Subscription {
 interface Group {
   key: string;
   target: LiveTarget;
+  /** The viewer it is evaluated for: any of its subscribers' (their results are equal, `liveGroupKey`). */
   viewer: Viewer;
+  /** Names whose reads a changed doc's read-back may share: the owner where results are one viewer's own. */
+  readScope: string;
   subscriptions: Set<Subscription>;
   /** The group's last evaluated result: a change to one of its docs always needs a re-evaluation. */
   state: ResultState;
@@ -260,10 +264,11 @@ export class LiveHub {
     }
     const subscription: Subscription = {
       id: message.id,
+      source,
       key: String((this.subscriptionSerial += 1)),
       connection,
       target: message.target,
-      groupKey: `${message.target.collection}:${source.groupKey(message.target, connection.viewer)}`,
+      groupKey: liveGroupKey(source, message.target, connection.viewer),
       state: { order: [], json: new Map() },
     };
     connection.subscriptions.set(message.id, subscription);
@@ -272,12 +277,26 @@ export class LiveHub {
   }
 
   /**
-   * Joining a query that others already follow costs no query and no copy: the subscriber receives the
-   * group's current result and shares its state. That is also exact: any change not yet applied to that
-   * state is pending in this same queue and will reach the new subscriber as a diff.
+   * Every subscriber is authorized by its source before it sees anything, whether it starts a group or
+   * joins one (docs/decisions/042-every-live-viewer-authorized.md). Joining a query that others already
+   * follow then costs no query and no copy: the subscriber receives the group's current result and shares
+   * its state. That is also exact: any change not yet applied to that state is pending in this same queue
+   * and will reach the new subscriber as a diff.
    */
   private async sendSnapshot(subscription: Subscription): Promise<void> {
-    const { connection } = subscription;
+    const { connection, source } = subscription;
+    if (connection.subscriptions.get(subscription.id) !== subscription) return;
+    const refuse = (error: unknown) => {
+      connection.subscriptions.delete(subscription.id);
+      this.deps.events?.onSubscriptionEnded?.(subscription.key);
+      this.sendError(connection, subscription.id, error);
+    };
+    try {
+      await source.authorize(subscription.target, connection.viewer);
+    } catch (error) {
+      refuse(error);
+      return;
+    }
     if (connection.subscriptions.get(subscription.id) !== subscription) return;
     let group = this.groups.get(subscription.groupKey);
     if (!group) {
@@ -285,9 +304,7 @@ export class LiveHub {
       try {
         docs = await this.evaluate(subscription.target, connection.viewer);
       } catch (error) {
-        connection.subscriptions.delete(subscription.id);
-        this.deps.events?.onSubscriptionEnded?.(subscription.key);
-        this.sendError(connection, subscription.id, error);
+        refuse(error);
         return;
       }
       // The evaluation awaited: another subscriber of the same query may have created the group meanwhile.
@@ -297,6 +314,7 @@ export class LiveHub {
           key: subscription.groupKey,
           target: subscription.target,
           viewer: connection.viewer,
+          readScope: source.resultsBelongTo === 'viewer' ? connection.viewer.uid : '',
           subscriptions: new Set(),
           state: resultStateOf(
             docs,
@@ -396,7 +414,7 @@ export class LiveHub {
           if (matchesWhere(after, target.where) && mayBeInRange(after, target)) dirty.add(group);
           continue;
         }
-        const key = `${change.collection}/${change.id}`;
+        const key = JSON.stringify([change.collection, change.id, group.readScope]);
         if (!current.has(key))
           current.set(key, await this.readDoc(change.collection, change.id, group.viewer));
         const doc = current.get(key);

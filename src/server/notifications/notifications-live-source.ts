@@ -4,6 +4,7 @@ import {
   messages,
   type LiveDoc,
   type LiveQuery,
+  type LiveTarget,
 } from '../../common';
 import type { Viewer } from '../auth/viewer';
 import type { LiveSource } from '../live/live-sources';
@@ -47,13 +48,20 @@ function notificationsQueryOf(query: LiveQuery, viewer: Viewer): NotificationsQu
  * fields both queries filter on. The count doc has the user's id, so its group is found without a read.
  */
 export const notificationsLiveSource = (notifications: NotificationsService): LiveSource => ({
+  // Only one's own, admins included; a doc target has nothing to follow (changes name users, not rows).
+  authorize: (target: LiveTarget, viewer) => {
+    if (target.kind !== 'query') {
+      throw invalidArgument({ target: 'Follow notifications with a query.' }, messages.badRequest);
+    }
+    notificationsQueryOf(target, viewer);
+  },
+  resultsBelongTo: 'viewer',
   query: async (query, viewer) => {
     const { userId, unreadCount, limit } = notificationsQueryOf(query, viewer);
     if (unreadCount) return [await notifications.unreadCount(userId)];
     return notifications.newest(userId, limit);
   },
   find: async (id) => ({ id, userId: id, unread: true }),
-  groupKey: (target) => JSON.stringify(target),
   // The bells of everyone a comment told: one grouped count instead of one count each. Pages, and any
   // query refused, are left to `query` (which reports the refusal).
   queryMany: async (queries) => {

@@ -264,7 +264,11 @@ describe('reading and marking', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("refuses to follow another member's notifications live", async () => {
+  it("refuses to follow another member's notifications live, whether or not the member follows them too", async () => {
+    // Bob's own subscriptions come first, so the same queries already have live groups on this server.
+    const ownPage = new LiveRecorder(bob.client, notificationsQuery(bob.user.uid));
+    const ownCount = new LiveRecorder(bob.client, unreadNotificationsCountQuery(bob.user.uid));
+    await Promise.all([ownPage.until(() => true), ownCount.until(() => true)]);
     const page = new LiveRecorder(cyd.client, notificationsQuery(bob.user.uid));
     const count = new LiveRecorder(cyd.client, unreadNotificationsCountQuery(bob.user.uid));
     try {
@@ -273,8 +277,7 @@ describe('reading and marking', () => {
       expect(page.docs).toBeUndefined();
       expect(count.docs).toBeUndefined();
     } finally {
-      page.unsubscribe();
-      count.unsubscribe();
+      for (const recorder of [page, count, ownPage, ownCount]) recorder.unsubscribe();
     }
   });
 });

@@ -4,7 +4,7 @@ import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { FreshRows } from '../live/fresh-rows';
-import type { LiveSource } from '../live/live-sources';
+import { anySignedInViewer, type LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
 import type { Logger } from '../core/logger';
 import { nowIso } from '../core/time';
@@ -119,10 +119,11 @@ export class ProjectViewersService {
       return projectId;
     };
     return {
+      authorize: anySignedInViewer,
+      resultsBelongTo: 'everyone',
       query: (query) => this.list(viewersOf(query)),
       // A change names a member: whether they still look at some project is answered by the queries.
       find: async () => null,
-      groupKey: (target) => JSON.stringify(target),
     };
   }
 

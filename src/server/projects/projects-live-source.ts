@@ -5,7 +5,7 @@ import {
   type LiveQuery,
   type LiveWhere,
 } from '../../common';
-import type { LiveSource } from '../live/live-sources';
+import { anySignedInViewer, type LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../core/app-error';
 import type { ProjectQuery } from './projects-repository';
@@ -59,9 +59,11 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
 
 /** Live reads of projects, lists and single documents, through the service `GET /api/projects` uses. */
 export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
+  // Every signed-in member may read every project (docs/product-spec.md#6-permissions).
+  authorize: anySignedInViewer,
+  resultsBelongTo: 'everyone',
   query: (query) => projects.list(projectQueryOf(query)),
   find: (id) => projects.find(id),
-  groupKey: (target) => JSON.stringify(target),
 });
 
 /**
@@ -104,11 +106,13 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number; 
  * comment (and the one that leaves the page), so that is all a subscriber receives.
  */
 export const commentsLiveSource = (projects: ProjectsService): LiveSource => ({
+  // Every signed-in member may read every project's discussion.
+  authorize: anySignedInViewer,
+  resultsBelongTo: 'everyone',
   query: (query) => {
     const { projectId, limit, before } = commentsQueryOf(query);
     if (before === undefined) return projects.newestComments(projectId, limit);
     return projects.getCommentPage(projectId, { limit, before }).then((page) => page.comments);
   },
   find: (id) => projects.findComment(id),
-  groupKey: (target) => JSON.stringify(target),
 });

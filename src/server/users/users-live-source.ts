@@ -1,5 +1,5 @@
 import { messages, type LiveQuery } from '../../common';
-import type { LiveSource } from '../live/live-sources';
+import { anySignedInViewer, type LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../core/app-error';
 import {
@@ -39,7 +39,9 @@ function userQueryOf(query: LiveQuery): UserProfileQuery {
 
 /** Live reads of user profiles, through the same service as `GET /api/users`. */
 export const usersLiveSource = (users: UsersService): LiveSource => ({
+  // Every signed-in member may read every profile, and reads the same fields of it.
+  authorize: anySignedInViewer,
+  resultsBelongTo: 'everyone',
   query: (query, viewer) => users.list(viewer, userQueryOf(query)),
   find: (id, viewer) => users.find(viewer, id),
-  groupKey: (target) => JSON.stringify(target),
 });
