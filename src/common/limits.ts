@@ -49,6 +49,11 @@ export const COMMENTS_PAGE_MAX = 100;
 export const PROJECT_CREATES_PER_MINUTE = 30;
 export const COMMENTS_PER_MINUTE = 60;
 export const UPLOADS_PER_MINUTE = 60;
+/**
+ * Every other write a signed-in user makes (edits, completes, deletes, profile, sign-outs, admin changes…):
+ * each route its own budget per user per minute (docs/decisions/045-every-write-limited-per-user.md).
+ */
+export const WRITES_PER_MINUTE = 60;
 /** Failed logins one account may take per window, from every address and instance together (default). */
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 /**

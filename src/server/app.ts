@@ -29,6 +29,7 @@ import {
 import { limitBodyTime, settleUnreadBody } from './http/request-body';
 import { isCrossSiteRequest } from './http/origin';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
+import { limitEveryWrite } from './http/write-rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
@@ -97,6 +98,8 @@ export async function createApp(config: Config): Promise<DojoApp> {
   if (metrics && config.metricsToken) registerMetrics(server, metrics, config.metricsToken);
   registerErrorHandler(server);
   registerSecurityHeaders(server, config);
+  // Before the rate-limit plugin, whose own onRoute hook reads the limit this one gives every write route.
+  limitEveryWrite(server, services.viewers, config.writesPerMinute);
   await registerPlugins(server, database, services);
   refuseCrossSiteWrites(server, config.publicUrl);
   guardRequestBodies(server, config);

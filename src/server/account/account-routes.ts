@@ -13,8 +13,9 @@ import {
 } from '../../common';
 import { readProfileForm, type ProfileForm } from '../auth/profile-form';
 import type { ViewerResolver } from '../auth/viewer';
-import { invalidArgument } from '../core/app-error';
+import { AppError, invalidArgument } from '../core/app-error';
 import { fieldErrorsOf, parseInput } from '../core/validate';
+import { perUserRateLimit } from '../http/write-rate-limit';
 import { requestOrigin, TokenParamsSchema } from '../team/team-routes';
 import type { AccountService, ProfileChange } from './account-service';
 import type { PasswordResetService } from './password-reset-service';
@@ -61,8 +62,13 @@ export function registerAccountRoutes(
   },
 ): void {
   const { viewers, account, passwordResets } = deps;
-  // Password checks and reset emails are limited per client address like login.
+  // Reset emails and resets are limited per client address like login.
   const rateLimit = { max: deps.rateLimitPerMinute, timeWindow: '1 minute' };
+  // A signed-in password check is limited per account with login's budget: a stolen session tried from
+  // many addresses gets no more guesses (docs/decisions/045-every-write-limited-per-user.md).
+  const passwordCheckLimit = perUserRateLimit(viewers, deps.rateLimitPerMinute, {
+    refusal: () => new AppError('too-many-requests', messages.tooManyAttempts),
+  });
 
   app.patch('/api/account/profile', async (request) => {
     const viewer = await viewers.requireViewer(request);
@@ -70,7 +76,7 @@ export function registerAccountRoutes(
     return { user: await account.updateProfile(viewer, change) };
   });
 
-  app.post('/api/account/password', { config: { rateLimit } }, async (request, reply) => {
+  app.post('/api/account/password', { config: { rateLimit: passwordCheckLimit } }, async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     await account.changePassword(viewer, parseInput(ChangePasswordSchema, request.body));
     return reply.status(204).send();
@@ -94,7 +100,7 @@ export function registerAccountRoutes(
     return reply.status(204).send();
   });
 
-  app.post('/api/account/delete', { config: { rateLimit } }, async (request, reply) => {
+  app.post('/api/account/delete', { config: { rateLimit: passwordCheckLimit } }, async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const { password } = parseInput(DeleteAccountSchema, request.body);
     await account.deleteAccount(viewer, password);

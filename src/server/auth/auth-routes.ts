@@ -55,7 +55,8 @@ export function registerAuthRoutes(
   });
 
   // Idempotent: logging out without a session still clears the cookie and succeeds.
-  app.post('/api/auth/logout', async (request, reply) => {
+  const logoutExempt = 'refusing it would keep alive a session its owner wants ended; each session ends once';
+  app.post('/api/auth/logout', { config: { writeLimitExempt: logoutExempt } }, async (request, reply) => {
     const viewer = await viewers.viewerOf(request);
     if (viewer) await auth.logOut(viewer);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -63,7 +64,8 @@ export function registerAuthRoutes(
   });
 
   // Only the session cookie mints: an id token that could mint its successor would live as long as its session.
-  app.post('/api/auth/token', async (request) => {
+  const tokenExempt = 'writes nothing; every tab asks for a token as it opens and reconnects';
+  app.post('/api/auth/token', { config: { writeLimitExempt: tokenExempt } }, async (request) => {
     const viewer = await viewers.sessionViewerOf(request);
     if (viewer) return auth.mintIdToken(viewer);
     if (request.headers.authorization) throw forbidden(messages.idTokenCannotMint);

@@ -39,7 +39,9 @@ export function registerNotificationEmailRoutes(
           ),
         );
     });
-    scope.post(PATH, async (request, reply) => {
+    const unsubscribeExempt =
+      'authorized by its signed link, not a session; mail providers post it from shared addresses; it only turns email off';
+    scope.post(PATH, { config: { writeLimitExempt: unsubscribeExempt } }, async (request, reply) => {
       const token = tokenOf(request.query);
       if (!deps.notificationEmail) throw new AppError('not-found', 'Email is not configured.');
       await deps.notificationEmail.unsubscribe(token);
