@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
-import type { Viewer } from '../../src/server/auth/viewer';
+import type { Viewer } from '../../src/server/core/viewer';
 import type { AuthUser } from '../../src/common';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';

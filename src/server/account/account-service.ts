@@ -9,7 +9,7 @@ import {
 import type { AuthService } from '../auth/auth-service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, notFound } from '../core/app-error';

@@ -9,7 +9,7 @@ import {
 import type { AuthService } from '../auth/auth-service';
 import { hashPassword } from '../auth/passwords';
 import { deleteUserSessions } from '../auth/sessions-repository';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 import { AppError, notFound, tooManyRequests } from '../core/app-error';

@@ -16,7 +16,7 @@ import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
-import type { Viewer } from './viewer';
+import type { Viewer } from '../core/viewer';
 import { faultOf } from '../db/fault-errors';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthUser } from '../../common';
 import type { Database } from '../db/schema';
 import { nowIso } from '../core/time';
+import type { Viewer } from '../core/viewer';
 import { unauthenticated } from '../core/app-error';
 import { hasForeignOrigin } from '../http/origin';
 import type { IdTokens } from './id-tokens';
@@ -12,17 +13,6 @@ import type { SessionCache } from './session-cache';
 import { findLiveSession, hashSessionToken } from './sessions-repository';
 
 export const SESSION_COOKIE = 'dojo_session';
-
-/** Who is making a request, and through which session. */
-export interface Viewer extends AuthUser {
-  sessionHash: string;
-  /** True when the request proved itself with an id token rather than the cookie. */
-  viaToken: boolean;
-  /** When the session ends (ms since the epoch); a live socket is closed then. */
-  sessionExpiresAt: number;
-  /** When the id token the request carried expires (ms since the epoch); only when `viaToken`. */
-  tokenExpiresAt?: number;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

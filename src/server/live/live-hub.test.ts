@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { LiveDoc } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import { pollUntil } from '../../../test/support/poll';
 import { LocalChangeBus } from './change-bus';
 import { forbidden } from '../core/app-error';

@@ -13,7 +13,7 @@ import {
   type LiveServerMessage,
   type LiveTarget,
 } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import { afterAnswers } from '../db/after-answers';
 import { AppError } from '../core/app-error';
 import type { Metrics } from '../core/metrics';

@@ -1,5 +1,5 @@
 import type { LiveCollection, LiveDoc, LiveQuery, LiveTarget } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 
 /**
  * What the live service can read, per collection, with the same permission rules as the HTTP API. A source

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import { SharedViewers } from './shared-viewers';
 
 const viewer = (overrides: Partial<Viewer> = {}): Viewer => ({

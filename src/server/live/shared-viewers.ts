@@ -1,4 +1,4 @@
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 
 /**
  * One Viewer object per session for all of its open sockets (a user with many tabs, or many users

@@ -6,7 +6,7 @@ import {
   type LiveQuery,
   type LiveTarget,
 } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
 import { forbidden, invalidArgument } from '../core/app-error';

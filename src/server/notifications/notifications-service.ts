@@ -11,7 +11,7 @@ import {
   type NotificationUnreadCount,
   type UpdateNotificationPreferencesInput,
 } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { invalidArgument, notFound } from '../core/app-error';

@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { nowIso } from '../core/time';
 import {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { FreshRows } from '../live/fresh-rows';

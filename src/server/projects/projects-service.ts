@@ -16,7 +16,7 @@ import {
 import type { FilterableFields } from '../live/change-bus';
 import { AppError } from '../core/app-error';
 import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';

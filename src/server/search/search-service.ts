@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { matchedWordCount, searchSnippet, searchWords, type SearchResult } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database, DialectName } from '../db/schema';
 import { findSearchHits, findSearchTexts } from './search-repository';
 

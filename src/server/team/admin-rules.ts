@@ -1,4 +1,4 @@
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import { forbidden } from '../core/app-error';
 
 /** Admin-only operations start here; the role comes with the session (dropped from cache on a role change). */

@@ -9,7 +9,7 @@ import {
   type InvitationCheck,
 } from '../../common';
 import type { z } from 'zod/mini';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { AppError, notFound } from '../core/app-error';
 import { newId, newSecretToken } from '../core/ids';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { messages, type Member, type MemberPage, type Role } from '../../common';
 import type { AuthService } from '../auth/auth-service';
 import { deleteUserSessions } from '../auth/sessions-repository';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, forbidden, invalidArgument, notFound } from '../core/app-error';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { emailInDomains, messages, SignupPolicySchema, type SignupPolicy } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { findSetting, putSetting } from '../db/settings-repository';
 import { AppError } from '../core/app-error';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { UserProfile } from '../../common';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { findUserProfile, listUserProfiles, type UserProfileQuery } from './users-repository';
 
