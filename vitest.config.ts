@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WAIT_MS } from './test/support/poll';
 
 /**
  * The suites that run again with file bytes in S3 (the integration-s3 project): the whole storage suite
@@ -24,8 +25,8 @@ const integration = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
   // `expect.poll` waits for a condition; its default 1 s bound is a timed assertion that a loaded machine
-  // (CI, a fresh clone installing as it runs) can miss, so it waits as long as a test may.
-  expect: { poll: { timeout: 20_000 } },
+  // (CI, a fresh clone installing as it runs) can miss, so it waits as long as every other helper does.
+  expect: { poll: { timeout: WAIT_MS } },
 } as const;
 
 export default defineConfig({

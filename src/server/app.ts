@@ -58,6 +58,7 @@ import { preparePrivateDataDir } from './core/private-files';
 import { releaseWhenQuiet } from './core/quiet-release';
 import { loadMallocTrim } from './core/malloc-trim';
 import { compactHeap } from './core/compact-heap';
+import { serverLogging, type LogDestination } from './core/logger';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** How long after the quiet release's collection the C allocator is trimmed. */
@@ -80,11 +81,17 @@ export interface DojoApp {
  * Builds the whole server from config. No side effects happen before this is called. Reads as a table of
  * contents: each step is a named function below, in the order it must run.
  */
-export async function createApp(config: Config): Promise<DojoApp> {
+export async function createApp(
+  config: Config,
+  options: {
+    /** Where the log goes instead of stdout (tests read it). */
+    logDestination?: LogDestination;
+  } = {},
+): Promise<DojoApp> {
   const tightened = preparePrivateDataDir(config.dataDir);
   const database = await openDatabase(config);
   const bus = await openChangeBus(database);
-  const server = createServer(config);
+  const server = createServer(config, options.logDestination);
   if (tightened.length > 0) {
     server.log.warn({ tightened }, 'DATA_DIR was open to other users: its permissions were tightened');
   }
@@ -164,19 +171,11 @@ async function openChangeBus(database: DatabaseHandle): Promise<ChangeBus> {
   }
 }
 
-function createServer(config: Config): FastifyInstance {
+function createServer(config: Config, logDestination: LogDestination | undefined): FastifyInstance {
+  // Tokens travel in URLs: the log shows route patterns and redacted queries only (core/logger.ts).
+  const logging = serverLogging(config.logLevel, logDestination);
   const server = Fastify({
-    logger: {
-      level: config.logLevel,
-      serializers: {
-        // Download tokens grant read access: keep them out of logs.
-        req: (request) => ({
-          method: request.method,
-          url: request.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
-          remoteAddress: request.ip,
-        }),
-      },
-    },
+    logger: logging.options,
     bodyLimit: JSON_BODY_MAX_BYTES,
     genReqId: requestIdOf,
     forceCloseConnections: 'idle',
@@ -190,6 +189,7 @@ function createServer(config: Config): FastifyInstance {
     // (docs/decisions/039-no-driver-at-start.md).
     schemaController: { compilersFactory: { buildValidator: noJsonSchemas, buildSerializer: noJsonSchemas } },
   });
+  server.addHook('onRoute', (route) => logging.learnRoute(route.url));
   limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
   return server;
 }

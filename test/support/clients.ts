@@ -2,6 +2,7 @@ import { WebSocket } from 'ws';
 import type { AuthUser, LiveDoc, LiveTarget } from '../../src/common';
 import { createDojoClient, DojoError, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
 import { makePng, uniqueEmail } from './fixtures';
+import { WAIT_MS } from './poll';
 
 export interface SignedInClient {
   client: DojoClient;
@@ -52,7 +53,7 @@ export class LiveRecorder<T extends LiveDoc = LiveDoc> {
     });
   }
 
-  until(condition: (docs: T[]) => boolean, timeoutMs = 10_000, what = 'live condition'): Promise<T[]> {
+  until(condition: (docs: T[]) => boolean, timeoutMs = WAIT_MS, what = 'live condition'): Promise<T[]> {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (this.docs && condition(this.docs)) {

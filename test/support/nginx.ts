@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pollUntil } from './poll';
+import { pollUntil, WAIT_MS } from './poll';
 import { stopByPid } from './processes';
 
 const NGINX = '/usr/sbin/nginx';
@@ -94,7 +94,7 @@ export async function startNginx(port: number, serverConfig: string): Promise<Ru
         if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
         return (await fetch(`${url}/api/health`)).status > 0;
       },
-      10_000,
+      WAIT_MS,
       () => `nginx did not answer on ${url}: ${stderr}`,
     );
   } catch (error) {

@@ -1,5 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
+/**
+ * How long any test waits for something that must happen: one bound for a loaded machine (CI, a fresh
+ * clone installing as it runs), used by every helper here and by `expect.poll` (vitest.config.ts). It
+ * only bounds a failure: a wait ends as soon as its condition holds, so a larger bound costs nothing.
+ */
+export const WAIT_MS = 20_000;
+
 const POLL_INTERVAL_MS = 50;
 
 /**

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { WAIT_MS } from './poll';
 
 /** What came back on a raw connection: the parsed answer (if any) and whether the server closed it. */
 export interface RawExchange {
@@ -16,8 +17,6 @@ export interface RawConnection {
   /** Resolves once the server closed the connection, or at the deadline (then `closedByServer` is false). */
   outcome(deadlineMs?: number): Promise<RawExchange>;
 }
-
-const DEFAULT_DEADLINE_MS = 10_000;
 
 /** Splits a raw HTTP/1.1 response into status, headers (lower-case names) and body. */
 function parseRawResponse(text: string): Omit<RawExchange, 'closedByServer'> {
@@ -60,7 +59,7 @@ export async function openRaw(baseUrl: string): Promise<RawConnection> {
   return {
     socket,
     received: () => text,
-    async outcome(deadlineMs = DEFAULT_DEADLINE_MS) {
+    async outcome(deadlineMs = WAIT_MS) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([whenClosed, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
       clearTimeout(timer);
@@ -83,7 +82,7 @@ export async function rawExchange(
 }
 
 /** Polls `condition` until it holds or the deadline passes. */
-export async function waitFor(condition: () => boolean, deadlineMs = DEFAULT_DEADLINE_MS): Promise<boolean> {
+export async function waitFor(condition: () => boolean, deadlineMs = WAIT_MS): Promise<boolean> {
   const deadline = Date.now() + deadlineMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;

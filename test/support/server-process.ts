@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WAIT_MS } from './poll';
 import { killByPid, stopByPid, waitForExit, type ProcessExit } from './processes';
 
 /**
@@ -68,7 +69,8 @@ export interface ChildServerOptions {
   };
 }
 
-const START_TIMEOUT_MS = 60_000;
+/** A start is several waits in a row (tsx compiling the server, migrations, listening). */
+const START_TIMEOUT_MS = 3 * WAIT_MS;
 const STOP_TIMEOUT_MS = 15_000;
 const KEPT_OUTPUT_CHARS = 50_000;
 

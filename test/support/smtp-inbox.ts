@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { WAIT_MS } from './poll';
 
 /**
  * A real SMTP server on 127.0.0.1 (the `smtp-server` package) that keeps every message it receives,
@@ -43,7 +44,7 @@ export class SmtpInbox {
   }
 
   /** The first message to `address`, waiting for it to arrive (event-driven, with a timeout). */
-  messageTo(address: string, timeoutMs = 10_000): Promise<ParsedMail> {
+  messageTo(address: string, timeoutMs = WAIT_MS): Promise<ParsedMail> {
     const find = () =>
       this.messages.find((mail) =>
         [mail.to ?? []].flat().some((to) => to.value.some((entry) => entry.address === address)),

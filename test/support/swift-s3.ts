@@ -1,4 +1,4 @@
-import { pollUntil } from './poll';
+import { pollUntil, WAIT_MS } from './poll';
 import { freePort, stopByPid } from './processes';
 import {
   CreateBucketCommand,
@@ -55,7 +55,10 @@ const APT_GET = '/usr/bin/apt-get';
 const SWIFT_BINARIES = ['/usr/bin/swift-proxy-server', RING_BUILDER, '/usr/bin/memcached'];
 /** Swift reads its hash prefix/suffix only from here; Debian's package ships it. */
 const SWIFT_CONF = '/etc/swift/swift.conf';
-const READY_TIMEOUT_MS = 90_000;
+/** Swift's start is several waits in a row (rings, memcached, four servers, their databases). */
+const READY_TIMEOUT_MS = 5 * WAIT_MS;
+/** A fresh Swift answers 503 while it makes an account's and a container's databases. */
+const BUCKET_TIMEOUT_MS = 3 * WAIT_MS;
 const STOP_TIMEOUT_MS = 10_000;
 const SERVERS = ['account', 'container', 'object'] as const;
 
@@ -283,8 +286,8 @@ export async function createTestBucket(swift: SwiftS3Endpoint, name?: string): P
           return false;
         }
       },
-      60_000,
-      () => `bucket ${bucket} was not usable within 60 s: ${String(lastError)}`,
+      BUCKET_TIMEOUT_MS,
+      () => `bucket ${bucket} was not usable within ${BUCKET_TIMEOUT_MS} ms: ${String(lastError)}`,
     );
   } finally {
     client.destroy();

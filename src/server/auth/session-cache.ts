@@ -7,7 +7,7 @@ import type { LiveSession } from './sessions-repository';
  * the change bus (PostgreSQL NOTIFY, milliseconds) and drops it there; this bound only covers a
  * notification that never arrives (the LISTEN connection broke and the resync is pending).
  */
-export const SESSION_CACHE_TTL_MS = 5000;
+const SESSION_CACHE_TTL_MS = 5000;
 /** Sessions remembered at once (≈ 0.3 KiB each); the oldest entry goes first beyond this. */
 const SESSION_CACHE_CAPACITY = 10_000;
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WAIT_MS } from '../../../test/support/poll';
 import { openDatabase } from './database';
 import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
@@ -24,7 +25,7 @@ const sizeOf = (file: string): number => {
   }
 };
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
@@ -65,6 +66,17 @@ describe('startWalCheckpointer', () => {
     sizeOf(file) ===
     Number(sqlite.pragma('page_count', { simple: true })) *
       Number(sqlite.pragma('page_size', { simple: true }));
+  /**
+   * A checkpoint pass found every frame of the WAL copied, so the next write starts the WAL over: the
+   * WAL index (`-shm`, https://www.sqlite.org/walformat.html) says so, as mxFrame (the header's byte 16)
+   * equal to nBackfill (byte 96), both in the machine's byte order.
+   */
+  const walFullyCopied = () => {
+    const shm = readFileSync(`${file}-shm`);
+    const at = (offset: number) =>
+      os.endianness() === 'LE' ? shm.readUInt32LE(offset) : shm.readUInt32BE(offset);
+    return at(16) > 0 && at(96) === at(16);
+  };
 
   it('checkpoints from its own thread, so the WAL starts over instead of growing', async () => {
     const failures: unknown[] = [];
@@ -82,7 +94,7 @@ describe('startWalCheckpointer', () => {
     // The pages reach the database file only through a checkpoint, and this connection runs none.
     await waitFor(checkpointed);
     expect(sizeOf(file)).toBeGreaterThan(2_000_000);
-    await delay(100); // a few more passes, so the last one found the WAL fully copied
+    await waitFor(walFullyCopied);
 
     // Half as much again: appended to the WAL it would grow by half; it starts over from the beginning.
     writeRows(256);
@@ -159,7 +171,7 @@ describe('openDatabase on SQLite', () => {
       const child = await promisify(execFile)(
         process.execPath,
         ['--import', 'tsx', '--input-type=module', '--eval', script],
-        { timeout: 20_000 },
+        { timeout: WAIT_MS },
       );
       expect(child.stdout).toBe('closed');
     } finally {

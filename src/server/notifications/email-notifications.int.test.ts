@@ -8,7 +8,7 @@ import {
   startNotificationServer,
   type NotificationServerSetup,
 } from '../../../test/support/notification-setup';
-import { pollUntil } from '../../../test/support/poll';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 const PUBLIC_URL = 'http://dojo.test';
 
@@ -28,7 +28,7 @@ const mailsTo = (address: string): ParsedMail[] =>
 async function nextMailTo(address: string, count: number): Promise<ParsedMail> {
   await pollUntil(
     () => mailsTo(address).length > count,
-    15_000,
+    WAIT_MS,
     () => `no message ${count + 1} to ${address} (got ${mailsTo(address).length})`,
   );
   return mailsTo(address)[count]!;
@@ -89,8 +89,20 @@ describe('notification email', () => {
     const unsubscribeUrl = new URL(unsubscribe!.slice(1, -1));
     expect(immediate.text).toContain(unsubscribeUrl.href);
 
-    // One-click unsubscribe: a POST to the header's address, no cookie, turns 'due tomorrow' email off.
     const target = `${server.url}${unsubscribeUrl.pathname}${unsubscribeUrl.search}`;
+    const dueTomorrowPreference = () =>
+      database.db
+        .selectFrom('notification_preferences')
+        .select(['email', 'in_app'])
+        .where('user_id', '=', creator.user.uid)
+        .where('kind', '=', 'due_tomorrow')
+        .executeTakeFirstOrThrow();
+    // The GET of the address only asks, and changes nothing (link scanners must not unsubscribe anyone).
+    const page = await fetch(target);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
+    expect(await dueTomorrowPreference()).toEqual({ email: 'immediate', in_app: 1 });
+    // One-click unsubscribe: a POST to the header's address, no cookie, turns 'due tomorrow' email off.
     const done = await fetch(target, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -98,17 +110,7 @@ describe('notification email', () => {
     });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('no longer receive');
-    const preference = await database.db
-      .selectFrom('notification_preferences')
-      .select(['email', 'in_app'])
-      .where('user_id', '=', creator.user.uid)
-      .where('kind', '=', 'due_tomorrow')
-      .executeTakeFirstOrThrow();
-    expect(preference).toEqual({ email: 'off', in_app: 1 });
-    // The GET of the same address only asks (link scanners must not unsubscribe anyone).
-    const page = await fetch(target);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
+    expect(await dueTomorrowPreference()).toEqual({ email: 'off', in_app: 1 });
     // A forged or missing token is refused.
     const forged = await fetch(`${server.url}/api/notifications/unsubscribe?token=${'x'.repeat(20)}.abc`, {
       method: 'POST',

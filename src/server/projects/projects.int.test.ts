@@ -8,11 +8,15 @@ import {
   type Comment,
   type CommentPage,
   type CreateProjectInput,
+  type LiveServerMessage,
   type Project,
 } from '../../common';
+import { WebSocket, type ClientOptions } from 'ws';
+import { createDojoClient, type WebSocketConstructor } from '../../sdk';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 let server: TestServer;
 let mario: SignedInClient;
@@ -387,11 +391,40 @@ describe('concurrent comments', () => {
   }, 120_000);
 });
 
+/**
+ * The `ws` socket behind a switch: while `down`, a new socket asks for a path the server refuses before the
+ * upgrade (as an unreachable server would fail it); `accepted` keeps every socket the server welcomed.
+ */
+function switchableNetwork() {
+  const network = { down: false, accepted: [] as WebSocket[] };
+  class SwitchedWebSocket extends WebSocket {
+    constructor(url: string, protocols?: string | string[], options?: ClientOptions) {
+      super(network.down ? `${url}-unreachable` : url, protocols, options);
+      this.on('message', (data) => {
+        if ((JSON.parse(String(data)) as LiveServerMessage).type === 'welcome') network.accepted.push(this);
+      });
+    }
+  }
+  return { network, WebSocket: SwitchedWebSocket as unknown as WebSocketConstructor };
+}
+
 describe('reconnect', () => {
   it('misses no change while the socket is down: resubscribes and gets a fresh snapshot', async () => {
-    const list = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
+    const { network, WebSocket: SwitchedWebSocket } = switchableNetwork();
+    const client = createDojoClient({ baseUrl: server.url, WebSocket: SwitchedWebSocket });
+    await client.auth.logIn({ email: luigi.email, password: luigi.password });
+    const list = new LiveRecorder<Project>(client, dashboardQuery('all', luigi.user.uid, 50));
     await list.until(() => true);
-    luigi.client.live.dropConnection();
+    expect(network.accepted).toHaveLength(1);
+
+    // A real disconnect: the socket the server accepted is closed, and no new one can connect meanwhile.
+    network.down = true;
+    client.live.dropConnection();
+    await pollUntil(
+      () => network.accepted[0]?.readyState === WebSocket.CLOSED && client.live.status === 'reconnecting',
+      WAIT_MS,
+      () => `the socket was not dropped (status ${client.live.status})`,
+    );
     const made: string[] = [];
     for (let index = 0; index < 3; index += 1) {
       made.push(
@@ -399,11 +432,19 @@ describe('reconnect', () => {
           .id,
       );
     }
+    // Nothing arrives on a closed socket: these can only come from the snapshot after the reconnect.
+    expect(made.filter((id) => list.docs?.some((p) => p.id === id))).toEqual([]);
+
+    network.down = false;
     await list.until(
       (docs) => made.every((id) => docs.some((p) => p.id === id)),
-      15_000,
+      WAIT_MS,
       'projects made while disconnected',
     );
+    // A real reconnect: a second socket, accepted by the server.
+    expect(network.accepted).toHaveLength(2);
+    expect(client.live.status).toBe('online');
     list.unsubscribe();
+    client.close();
   });
 });
