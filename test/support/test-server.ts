@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type DojoApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
+import type { LogDestination } from '../../src/server/core/logger';
 import { createTestBucket, removeTestBucket, s3StorageConfig } from './swift-s3';
 
 /**
@@ -22,6 +23,8 @@ export interface StartTestServerOptions {
   /** Reuse this database (e.g. two instances on one PostgreSQL database); the caller drops it. */
   databaseUrl?: string;
   configOverrides?: Partial<Config>;
+  /** Where the server's log goes (with `configOverrides.logLevel`); by default it is silent. */
+  logDestination?: LogDestination;
 }
 
 export interface TestServer {
@@ -197,7 +200,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       ...(ownBucket ? { blobStorage: s3StorageConfig(ownBucket.swift, ownBucket.bucket) } : {}),
       ...options.configOverrides,
     };
-    app = await createApp(config);
+    app = await createApp(config, { logDestination: options.logDestination });
     url = await app.listen();
   } catch (error) {
     await app?.close().catch(() => undefined);
@@ -239,12 +242,12 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       await closeRunning();
       // Same port when it is still free, so clients that remember the URL (and its cookies) reconnect.
       const port = Number(new URL(url).port);
-      let next = await createApp({ ...config, port });
+      let next = await createApp({ ...config, port }, { logDestination: options.logDestination });
       try {
         url = await next.listen();
       } catch {
         await next.close().catch(() => undefined);
-        next = await createApp({ ...config, port: 0 });
+        next = await createApp({ ...config, port: 0 }, { logDestination: options.logDestination });
         url = await next.listen();
       }
       running = next;
