@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { PRIVATE_FILE_MODE } from '../core/private-files';
 import { EXPORTED_TABLES, type ExportedTable, type TableRow } from './backup-repository';
 
 /**
@@ -20,6 +21,8 @@ export interface Manifest {
   /** The last migration of the exported install; an import needs the same. */
   schemaVersion: string;
   createdAt: string;
+  /** Made with `--without-sessions`: a restore signs everybody out. */
+  withoutSessions?: true;
   tables: Record<ExportedTable, { rows: number; sha256: string }>;
   /** By the file's sha256 (hex). */
   files: Record<string, { size: number }>;
@@ -55,11 +58,46 @@ export interface ArchiveContent {
   files: Map<string, { size: number; read: () => AsyncIterable<Uint8Array> }>;
 }
 
-/** Writes the archive to `file` (through a temporary name, renamed once complete). */
+/**
+ * Writes the archive to `file` (through a temporary name, renamed once complete). It grants admin access
+ * (password hashes, sessions, signing keys), so the bytes only ever land in a file of mode 0600: the
+ * temporary one is made anew (never a leftover reopened with its old mode) and set to 0600 whatever the
+ * umask, and the rename replaces any older `file` with it.
+ */
 export async function writeArchive(file: string, content: ArchiveContent): Promise<Manifest> {
-  const pack = tar.pack();
   const temporary = `${file}.partial`;
-  const written = pipeline(pack, createGzip(), fs.createWriteStream(temporary, { mode: 0o600 }));
+  await fs.promises.rm(temporary, { force: true });
+  const handle = await fs.promises.open(temporary, 'wx', PRIVATE_FILE_MODE);
+  try {
+    await handle.chmod(PRIVATE_FILE_MODE);
+    const manifest = await writeArchiveTo(handle.createWriteStream(), content);
+    await fs.promises.rename(temporary, file);
+    return manifest;
+  } catch (error) {
+    await fs.promises.rm(temporary, { force: true });
+    throw error;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function writeArchiveTo(out: fs.WriteStream, content: ArchiveContent): Promise<Manifest> {
+  const pack = tar.pack();
+  const written = pipeline(pack, createGzip(), out);
+  try {
+    return await packArchive(pack, content, written);
+  } catch (error) {
+    pack.destroy(error as Error);
+    await written.catch(() => undefined);
+    throw error;
+  }
+}
+
+async function packArchive(
+  pack: tar.Pack,
+  content: ArchiveContent,
+  written: Promise<void>,
+): Promise<Manifest> {
   const tables: Partial<Manifest['tables']> = {};
   for (const table of EXPORTED_TABLES) {
     const data = tableData(content.tables[table]);
@@ -89,7 +127,6 @@ export async function writeArchive(file: string, content: ArchiveContent): Promi
   await addEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2)));
   pack.finalize();
   await written;
-  await fs.promises.rename(temporary, file);
   return manifest;
 }
 

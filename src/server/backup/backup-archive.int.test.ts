@@ -42,12 +42,14 @@ beforeAll(async () => {
   });
   // Between the snapshot and the reading of the files, the app replaces the avatar and deletes the old
   // blob's row; the export's hold keeps the bytes, so the archive still has them.
-  await exportInstall(sourceConfig, archive, undefined, async () => {
-    await writer.client.account.updateProfile({
-      thumbnail: new Blob([new Uint8Array(makePng(300))], { type: 'image/png' }),
-      fileName: 'new.png',
-    });
-    expect((await fetch(`${server.url}${avatarUrl}`)).status).toBe(401);
+  await exportInstall(sourceConfig, archive, {
+    afterSnapshot: async () => {
+      await writer.client.account.updateProfile({
+        thumbnail: new Blob([new Uint8Array(makePng(300))], { type: 'image/png' }),
+        fileName: 'new.png',
+      });
+      expect((await fetch(`${server.url}${avatarUrl}`)).status).toBe(401);
+    },
   });
 });
 

@@ -21,6 +21,8 @@ import {
   nonEmptyTables,
   readSnapshot,
   releaseDeletionHold,
+  type ExportedTable,
+  type TableRow,
 } from './backup-repository';
 
 /** Long enough for any export; a crashed export's hold ends by itself then. */
@@ -41,6 +43,18 @@ async function withInstallBlobs<T>(
   }
 }
 
+export interface ExportOptions {
+  /** The install's file storage, when the caller has it open already. */
+  blobs?: BlobStore;
+  /** Test-only seam: runs once the snapshot is taken, before any file is read. */
+  afterSnapshot?: () => Promise<void>;
+  /**
+   * Leaves out everything that keeps a sign-in alive or lets one be made without a password, so that
+   * everybody is signed out on restore (docs/decisions/044-secrets-out-of-logs-and-backups.md).
+   */
+  withoutSessions?: boolean;
+}
+
 /**
  * Writes a consistent snapshot of the install (running or not) to `out`: every exported table from one
  * read transaction, and every stored file its rows refer to. Writes go on meanwhile.
@@ -48,18 +62,16 @@ async function withInstallBlobs<T>(
 export async function exportInstall(
   config: Config,
   out: string,
-  givenBlobs?: BlobStore,
-  /** Test-only seam: runs once the snapshot is taken, before any file is read. */
-  afterSnapshot: () => Promise<void> = () => Promise.resolve(),
+  options: ExportOptions = {},
 ): Promise<Manifest> {
-  return withInstallBlobs(config, givenBlobs, (blobs) => exportWith(config, out, blobs, afterSnapshot));
+  return withInstallBlobs(config, options.blobs, (blobs) => exportWith(config, out, blobs, options));
 }
 
 async function exportWith(
   config: Config,
   out: string,
   blobs: BlobStore,
-  afterSnapshot: () => Promise<void>,
+  { afterSnapshot = () => Promise.resolve(), withoutSessions = false }: ExportOptions,
 ): Promise<Manifest> {
   const source = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const holdKey = `${DELETION_HOLD_PREFIX}${randomUUID()}`;
@@ -70,6 +82,7 @@ async function exportWith(
     snapshot.tables.settings = snapshot.tables.settings.filter(
       (row) => !String(row.key).startsWith(DELETION_HOLD_PREFIX),
     );
+    if (withoutSessions) withoutSignIns(snapshot.tables);
     const contentKeys = new Map<string, { hash: string; size: number }>();
     for (const row of snapshot.tables.storage_objects) {
       const blobKey = String(row.blob_key);
@@ -88,6 +101,7 @@ async function exportWith(
         format: ARCHIVE_FORMAT,
         schemaVersion: snapshot.schemaVersion,
         createdAt: new Date().toISOString(),
+        ...(withoutSessions ? { withoutSessions: true as const } : {}),
       },
       tables: snapshot.tables,
       files,
@@ -95,6 +109,26 @@ async function exportWith(
   } finally {
     await releaseDeletionHold(source, holdKey);
   }
+}
+
+/**
+ * `settings` keys of the secrets that sign credentials: id tokens and App Check tokens. A restore
+ * without them makes new ones, so a token minted before the export (or by whoever reads the archive)
+ * is worthless. The unsubscribe key stays: it signs in nobody, and the links in mail already sent
+ * keep working.
+ */
+const CREDENTIAL_KEY_SETTINGS = new Set(['id_token_hmac_key', 'app_check_hmac_key']);
+
+/**
+ * Sessions (and the presence rows named by them), unused password-reset links and the keys that sign
+ * credentials: what lets anyone in without a password. Accounts, their password hashes, invitations and
+ * all content stay.
+ */
+function withoutSignIns(tables: Record<ExportedTable, TableRow[]>): void {
+  tables.sessions = [];
+  tables.live_presence = [];
+  tables.password_resets = [];
+  tables.settings = tables.settings.filter((row) => !CREDENTIAL_KEY_SETTINGS.has(String(row.key)));
 }
 
 async function hashBlob(blobs: BlobStore, key: string): Promise<{ hash: string; size: number }> {
