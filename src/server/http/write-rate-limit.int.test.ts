@@ -89,3 +89,52 @@ describe('every write is limited', () => {
     expect(unlimited, 'write routes neither limited nor listed in EXEMPT').toEqual([]);
   });
 });
+
+describe('password checks of a signed-in member', () => {
+  const PER_MINUTE = 3;
+  let proxied: TestServer;
+  let nextAddress = 0;
+  /** A client address no other request in this file uses (TEST-NET-2), as the trusted proxy reports it. */
+  const freshAddress = (): Record<string, string> => {
+    nextAddress += 1;
+    return { 'x-forwarded-for': `198.51.100.${nextAddress}` };
+  };
+  const signUp = async (displayName: string): Promise<string> => {
+    const response = await postSignup(proxied.url, { displayName }, freshAddress());
+    expect(response.status).toBe(201);
+    return sessionCookieOf(response);
+  };
+  const changePassword = (session: string, from: Record<string, string>) =>
+    fetch(`${proxied.url}/api/account/password`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json', ...from },
+      body: JSON.stringify({ currentPassword: 'a wrong guess', newPassword: 'another horse battery' }),
+    });
+
+  beforeAll(async () => {
+    proxied = await startTestServer({
+      configOverrides: { trustProxy: ['127.0.0.1'], authRateLimitPerMinute: PER_MINUTE },
+    });
+  });
+  afterAll(async () => {
+    await proxied?.stop();
+  });
+
+  it('are limited per member, from however many addresses, and not per address', async () => {
+    const [guesser, neighbour] = [await signUp('Guesser'), await signUp('Neighbour')];
+    const lastAddress = freshAddress();
+    const statuses: number[] = [];
+    for (let guess = 0; guess < PER_MINUTE; guess += 1) {
+      statuses.push((await changePassword(guesser, freshAddress())).status);
+    }
+    const refused = await changePassword(guesser, lastAddress);
+    expect(statuses).not.toContain(429);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      messages.tooManyAttempts,
+    );
+    // Another member at that same address still has their own budget.
+    expect((await changePassword(neighbour, lastAddress)).status).not.toBe(429);
+  });
+});
