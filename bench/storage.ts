@@ -56,7 +56,8 @@ export async function resumableUpload(
   while (offset < bytes.length) {
     const length = Math.min(chunk, bytes.length - offset);
     const last = offset + length === bytes.length;
-    const response = await httpRequest(uploadUrl, {
+    // A path when the server has no PUBLIC_URL (docs/storage-protocol.md#48a-start).
+    const response = await httpRequest(new URL(uploadUrl, baseUrl).href, {
       method: 'POST',
       headers: {
         ...auth,

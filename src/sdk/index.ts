@@ -92,7 +92,7 @@ export function createDojoCoreClient(options: DojoCoreClientOptions = {}): DojoC
     notifications: new NotificationsClient(transport),
     account: new AccountClient(transport, (user) => auth.handleProfileChanged(user)),
     access: new AccessClient(transport),
-    admin: new AdminClient(transport),
+    admin: new AdminClient(transport, originOf(baseUrl)),
     live,
     transport,
     subscribe: (target, observer) => live.subscribe(target, observer),

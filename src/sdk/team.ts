@@ -99,7 +99,16 @@ export class AccessClient {
 
 /** What admins do: members, roles, sign-up policy, invitations, reset links (403 for anyone else). */
 export class AdminClient {
-  constructor(private readonly transport: Transport) {}
+  constructor(
+    private readonly transport: Transport,
+    /** The server's origin as this client reaches it (the page's in a browser): the base of relative links. */
+    private readonly origin: string,
+  ) {}
+
+  /** A server without PUBLIC_URL hands out links as paths; they are on the origin this client talks to. */
+  private absoluteLink(url: string): string {
+    return this.origin ? new URL(url, this.origin).href : url;
+  }
 
   listMembers(page: { search?: string; after?: string | null; limit?: number } = {}): Promise<MemberPage> {
     const query = new URLSearchParams();
@@ -128,9 +137,10 @@ export class AdminClient {
     return (await this.transport.request<{ member: Member }>('POST', path)).member;
   }
 
-  createPasswordReset(memberId: string): Promise<PasswordResetLink> {
+  async createPasswordReset(memberId: string): Promise<PasswordResetLink> {
     const path = `${idPath('/api/admin/members', memberId)}/password-reset`;
-    return this.transport.request<PasswordResetLink>('POST', path);
+    const link = await this.transport.request<PasswordResetLink>('POST', path);
+    return { ...link, url: this.absoluteLink(link.url) };
   }
 
   async signupPolicy(): Promise<SignupPolicy> {
@@ -147,8 +157,9 @@ export class AdminClient {
       .invitations;
   }
 
-  createInvitation(input: CreateInvitationInput): Promise<CreatedInvitation> {
-    return this.transport.request<CreatedInvitation>('POST', '/api/admin/invitations', input);
+  async createInvitation(input: CreateInvitationInput): Promise<CreatedInvitation> {
+    const created = await this.transport.request<CreatedInvitation>('POST', '/api/admin/invitations', input);
+    return { ...created, url: this.absoluteLink(created.url) };
   }
 
   async revokeInvitation(id: string): Promise<Invitation> {

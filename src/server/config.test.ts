@@ -8,7 +8,7 @@ import {
   PROJECT_CREATES_PER_MINUTE,
   UPLOADS_PER_MINUTE,
 } from '../common';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, mailSettingsOf } from './config';
 
 /** Runs loadConfig expecting a ConfigError and returns it. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -155,6 +155,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/dojo/' }).publicUrl).toBe(
       'https://example.com/dojo',
     );
+  });
+
+  it('refuses SMTP_URL without PUBLIC_URL, naming both: emailed links are built on PUBLIC_URL only', () => {
+    const error = configError({ SMTP_URL: 'smtp://mail.example:587' });
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toContain('SMTP_URL');
+    expect(error.message).toContain('PUBLIC_URL');
+    const config = loadConfig({
+      SMTP_URL: 'smtp://mail.example:587',
+      PUBLIC_URL: 'https://dojo.example.com/',
+    });
+    expect(mailSettingsOf(config)).toEqual({
+      smtpUrl: 'smtp://mail.example:587',
+      from: 'The Dojo <no-reply@localhost>',
+      publicUrl: 'https://dojo.example.com',
+    });
+    expect(mailSettingsOf(loadConfig({}))).toBeUndefined();
   });
 
   it('leaves a PUBLIC_URL without a trailing slash alone', () => {

@@ -163,7 +163,7 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   DATABASE_URL:
     'postgres://user:pass@host:5432/db to run on PostgreSQL (several instances may share it); unset: SQLite',
   PUBLIC_URL:
-    'external base URL (https://dojo.example.com): absolute download URLs, the only allowed Origin, HSTS, Secure cookie',
+    'external base URL (https://dojo.example.com): every emailed link, absolute download and upload URLs, the only allowed Origin, HSTS, Secure cookie; required with SMTP_URL',
   METRICS_TOKEN:
     'bearer token for GET /metrics (Prometheus text); unset: metrics off and the metrics library never loads',
   STORAGE_BUCKET: 'the only bucket; others answer 404',
@@ -205,7 +205,7 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'who may sign up until an admin changes it in the app: open, invitation, or domains (with SIGNUP_EMAIL_DOMAINS)',
   SIGNUP_EMAIL_DOMAINS: 'comma-separated email domains for SIGNUP_POLICY=domains (example.com,example.org)',
   SMTP_URL:
-    "smtp://user:pass@host:587 or smtps://…: enables 'Forgot password?' emails; unset: admins create reset links",
+    "smtp://user:pass@host:587 or smtps://…: enables 'Forgot password?' and notification emails (needs PUBLIC_URL); unset: admins create reset links",
   SMTP_FROM: 'the From address of emails the server sends',
 };
 
@@ -215,7 +215,10 @@ export interface Config {
   dataDir: string;
   /** Unset means the embedded SQLite database at `$DATA_DIR/dojo.sqlite`. */
   databaseUrl: string | undefined;
-  /** Base for absolute download URLs; unset means URLs relative to the request's origin. */
+  /**
+   * The only base of links the server emails, and of absolute download and upload URLs; unset, the URLs it
+   * returns are relative. Never taken from a request's headers (docs/decisions/043-links-from-configuration.md).
+   */
   publicUrl: string | undefined;
   storageBucket: string;
   /** Bytes each user may keep under `files/{uid}/`. */
@@ -323,6 +326,31 @@ export interface HttpTimeouts {
   keepAliveMs: number;
 }
 
+/** What sending email needs: a link in an email can only point at the configured `PUBLIC_URL`. */
+export interface MailSettings {
+  smtpUrl: string;
+  from: string;
+  publicUrl: string;
+}
+
+/**
+ * The email settings, or none without `SMTP_URL`. Email without `PUBLIC_URL` is refused rather than
+ * linked to whatever host a request named: a 'Forgot password?' request could otherwise mail a victim a
+ * reset link to the sender's server (docs/decisions/043-links-from-configuration.md).
+ */
+export function mailSettingsOf(
+  config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'publicUrl'>,
+): MailSettings | undefined {
+  const { smtpUrl, smtpFrom, publicUrl } = config;
+  if (smtpUrl === undefined) return undefined;
+  if (publicUrl === undefined) {
+    throw new ConfigError([
+      'SMTP_URL is set but PUBLIC_URL is not: set PUBLIC_URL to the address users open (https://dojo.example.com), the base of every emailed link',
+    ]);
+  }
+  return { smtpUrl, from: smtpFrom, publicUrl };
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -348,7 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       initialSignupPolicy.error.issues.map((issue) => `SIGNUP_EMAIL_DOMAINS: ${issue.message}`),
     );
   }
-  return {
+  const config: Config = {
     port: values.PORT,
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
@@ -391,4 +419,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     quietReleaseMs: 10_000,
   };
+  mailSettingsOf(config);
+  return config;
 }

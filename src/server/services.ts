@@ -9,7 +9,7 @@ import { IdTokens } from './auth/id-tokens';
 import { LoginFailureLimit } from './auth/login-failures';
 import { SessionCache } from './auth/session-cache';
 import { createViewerResolver, type ViewerResolver } from './auth/viewer';
-import type { Config } from './config';
+import { mailSettingsOf, type Config } from './config';
 import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
 import type { ChangeBus } from './live/change-bus';
@@ -153,7 +153,9 @@ export async function createServices({
     log,
   });
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
-  const mailer = config.smtpUrl ? new Mailer(config.smtpUrl, config.smtpFrom) : undefined;
+  // Refuses SMTP_URL without PUBLIC_URL here too, for configs not made by loadConfig (tests, scripts).
+  const mailSettings = mailSettingsOf(config);
+  const mailer = mailSettings ? new Mailer(mailSettings) : undefined;
   const notificationEmail = mailer
     ? new NotificationEmailOutbox({
         db,
@@ -162,7 +164,6 @@ export async function createServices({
         clock,
         timeZone: config.notificationTimeZone,
         digestHour: config.digestHour,
-        publicUrl: config.publicUrl,
         intervalMs: config.notificationEmailIntervalMs,
         log,
       })

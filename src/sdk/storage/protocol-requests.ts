@@ -205,7 +205,7 @@ function uploadStatus(answer: HttpAnswer, allowed: string[]): string {
   return status;
 }
 
-/** §4.8a: opens a session; resolves with the absolute upload URL. */
+/** §4.8a: opens a session; resolves with the absolute upload URL (a relative one resolved). */
 export function startResumableRequest(
   storage: Storage,
   location: Location,
@@ -213,9 +213,10 @@ export function startResumableRequest(
   metadata: UploadMetadata | undefined,
 ): RequestInfo<string> {
   const { json, contentType } = uploadMetadataJson(location.path, metadata, data.type);
+  const url = `${bucketUrl(storage, location.bucket)}${queryString({ name: location.path })}`;
   return {
     method: 'POST',
-    url: `${bucketUrl(storage, location.bucket)}${queryString({ name: location.path })}`,
+    url,
     headers: {
       'X-Goog-Upload-Protocol': 'resumable',
       'X-Goog-Upload-Command': 'start',
@@ -227,9 +228,10 @@ export function startResumableRequest(
     timeoutMs: storage.maxUploadRetryTime,
     handler: (answer) => {
       uploadStatus(answer, ['active']);
-      const url = answer.headers.get('X-Goog-Upload-URL');
-      handlerCheck(url !== null && url !== '');
-      return url;
+      const uploadUrl = answer.headers.get('X-Goog-Upload-URL');
+      // A server without PUBLIC_URL sends a path: it is relative to the URL this request went to.
+      handlerCheck(uploadUrl !== null && uploadUrl !== '' && URL.canParse(uploadUrl, url));
+      return new URL(uploadUrl, url).href;
     },
     errorHandler: sharedErrorHandler(location),
   };

@@ -16,7 +16,7 @@ import type { ViewerResolver } from '../auth/viewer';
 import { AppError, invalidArgument } from '../core/app-error';
 import { fieldErrorsOf, parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
-import { requestOrigin, TokenParamsSchema } from '../team/team-routes';
+import { TokenParamsSchema } from '../team/team-routes';
 import type { AccountService, ProfileChange } from './account-service';
 import type { PasswordResetService } from './password-reset-service';
 
@@ -109,7 +109,9 @@ export function registerAccountRoutes(
 
   app.post('/api/auth/password-reset/request', { config: { rateLimit } }, async (request, reply) => {
     const { email } = parseInput(PasswordResetRequestSchema, request.body);
-    const message = await passwordResets.requestByEmail(email, requestOrigin(request));
+    const { message, afterAnswer } = await passwordResets.requestByEmail(email);
+    // The lookup and the email start once the answer has left (or the client has gone), for every address.
+    reply.raw.once('close', () => void afterAnswer());
     return reply.status(202).send({ message });
   });
 

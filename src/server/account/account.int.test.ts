@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DELETED_USER_NAME,
   messages,
+  PASSWORD_RESET_TTL_MS,
   projectCommentsQuery,
   type Comment,
   type Project,
@@ -17,6 +18,7 @@ import {
   type SignedInClient,
 } from '../../../test/support/clients';
 import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
+import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 let server: TestServer;
@@ -256,9 +258,17 @@ describe('deleting an account', () => {
 describe('password reset links', () => {
   it('lets an admin make a one-time link that sets a new password and signs out everywhere', async () => {
     const user = await signUpClient(server.url, 'Forgetful');
+    const before = Date.now();
     const link = await owner.client.admin.createPasswordReset(user.user.uid);
-    expect(link.url).toMatch(/\/reset-password\?token=/);
-    const token = new URL(link.url).searchParams.get('token') ?? '';
+    const after = Date.now();
+    // No PUBLIC_URL: the server sends a path, and the client puts it on the origin it talks to.
+    const url = new URL(link.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/reset-password`);
+    const token = url.searchParams.get('token') ?? '';
+    expect(token).toMatch(/^[\w-]{20,}$/);
+    // Valid for an hour from its making.
+    expect(Date.parse(link.expiresAt)).toBeGreaterThanOrEqual(before + PASSWORD_RESET_TTL_MS);
+    expect(Date.parse(link.expiresAt)).toBeLessThanOrEqual(after + PASSWORD_RESET_TTL_MS);
     const anonymous = newClient(server.url);
     expect((await anonymous.access.checkPasswordReset(token)).expiresAt).toBe(link.expiresAt);
     const weak = await errorOf(() => anonymous.access.resetPassword({ token, password: 'short' }));
@@ -278,6 +288,33 @@ describe('password reset links', () => {
     expect([reused.status, reused.message]).toEqual([410, messages.resetLinkUsed]);
     const unknown = await errorOf(() => anonymous.access.checkPasswordReset('nope'));
     expect([unknown.status, unknown.message]).toEqual([404, messages.resetLinkInvalid]);
+  });
+
+  it('refuses an expired link, and the password stays as it was', async () => {
+    const user = await signUpClient(server.url, 'Slow Reader');
+    const link = await owner.client.admin.createPasswordReset(user.user.uid);
+    const token = new URL(link.url).searchParams.get('token') ?? '';
+    const anonymous = newClient(server.url);
+    expect((await anonymous.access.checkPasswordReset(token)).expiresAt).toBe(link.expiresAt);
+    // An hour later, without waiting one: the link's expiry is moved into the past.
+    const database = await openServerDatabase(server);
+    try {
+      await database.db
+        .updateTable('password_resets')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('user_id', '=', user.user.uid)
+        .execute();
+    } finally {
+      await database.close();
+    }
+    const check = await errorOf(() => anonymous.access.checkPasswordReset(token));
+    expect([check.status, check.message]).toEqual([410, messages.resetLinkExpired]);
+    const reset = await errorOf(() =>
+      anonymous.access.resetPassword({ token, password: 'too late for this' }),
+    );
+    expect([reset.status, reset.message]).toEqual([410, messages.resetLinkExpired]);
+    const stillIn = await newClient(server.url).auth.logIn({ email: user.email, password: user.password });
+    expect(stillIn.uid).toBe(user.user.uid);
   });
 
   it("says 'Forgot password?' emails are off when the server has no SMTP", async () => {

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import type { MailSettings } from '../config';
 
 export interface Email {
   to: string;
@@ -14,19 +15,21 @@ export class Mailer {
   /** nodemailer is loaded at the first email, not at start (decision 028: idle memory). */
   private transport: Promise<Transporter> | undefined;
 
-  constructor(
-    private readonly smtpUrl: string,
-    private readonly from: string,
-  ) {}
+  constructor(private readonly settings: MailSettings) {}
+
+  /** `PUBLIC_URL`: the base of every link in an email, which therefore never comes from a request. */
+  get publicUrl(): string {
+    return this.settings.publicUrl;
+  }
 
   async send(email: Email): Promise<void> {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport(this.smtpUrl),
+      nodemailer.createTransport(this.settings.smtpUrl),
     );
     await (
       await this.transport
     ).sendMail({
-      from: this.from,
+      from: this.settings.from,
       to: email.to,
       subject: email.subject,
       text: email.text,

@@ -6,6 +6,9 @@ import { uniqueEmail } from '../../../test/support/fixtures';
 import { SmtpInbox } from '../../../test/support/smtp-inbox';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
+/** Email needs PUBLIC_URL; its path is kept in every emailed link. */
+const PUBLIC_URL = 'https://dojo.example/team';
+
 let inbox: SmtpInbox;
 let server: TestServer;
 let user: SignedInClient;
@@ -13,7 +16,7 @@ let user: SignedInClient;
 beforeAll(async () => {
   inbox = await SmtpInbox.start();
   server = await startTestServer({
-    configOverrides: { smtpUrl: inbox.url, smtpFrom: 'Dojo <dojo@team.test>' },
+    configOverrides: { smtpUrl: inbox.url, smtpFrom: 'Dojo <dojo@team.test>', publicUrl: PUBLIC_URL },
   });
   user = await signUpClient(server.url, 'Forgetful');
 });
@@ -34,14 +37,16 @@ it("'Forgot password?' emails a one-time link through the SMTP server, and answe
   const mail = await inbox.messageTo(user.email);
   expect(mail.from?.text).toContain('dojo@team.test');
   expect(mail.subject).toBe('Set a new password for The Dojo');
-  const link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? '')?.[0];
+  const link = /\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? '')?.[0];
   expect(link, mail.text).toBeDefined();
+  const url = new URL(link ?? '');
+  expect(`${url.origin}${url.pathname}`).toBe(`${PUBLIC_URL}/reset-password`);
   // Only the address with an account got mail.
   expect(inbox.messages.flatMap((message) => [message.to ?? []].flat().map((to) => to.text))).toEqual([
     user.email,
   ]);
 
-  const token = new URL(link ?? '').searchParams.get('token') ?? '';
+  const token = url.searchParams.get('token') ?? '';
   await anonymous.access.resetPassword({ token, password: 'a fresh new secret' });
   const signedIn = await newClient(server.url).auth.logIn({
     email: user.email,

@@ -29,6 +29,8 @@ import {
 const HOUR_MS = 60 * 60 * 1000;
 const hashToken = (token: string): string =>
   createHash('sha256').update(`reset:${token}`).digest('base64url');
+const resetUrl = (base: string, token: string): string =>
+  `${base}/reset-password?token=${encodeURIComponent(token)}`;
 
 /**
  * One-time links that set a new password (docs/decisions/018-team-roles.md): an admin makes one for a
@@ -51,19 +53,27 @@ export class PasswordResetService {
     return this.deps.mailer !== undefined;
   }
 
-  async createLink(viewer: Viewer, memberId: string, requestOrigin: string): Promise<PasswordResetLink> {
+  /**
+   * A link an admin hands over: on `PUBLIC_URL`, else relative (the client resolves it against the origin
+   * it is on), never on a host a request named (docs/decisions/043-links-from-configuration.md).
+   */
+  async createLink(viewer: Viewer, memberId: string): Promise<PasswordResetLink> {
     requireAdmin(viewer);
     const member = await findMember(this.deps.db, memberId);
     if (!member) throw notFound(messages.memberNotFound);
-    return this.newLink(memberId, requestOrigin);
+    const token = newSecretToken();
+    const expiresAt = await this.storeToken(memberId, hashToken(token));
+    return { url: resetUrl(this.deps.publicUrl ?? '', token), expiresAt };
   }
 
   /**
-   * Emails a link when the address belongs to an active account. The answer is the same either way and
-   * does not wait for the mail server, so neither its words nor its timing tell whether the account exists.
+   * 'Forgot password?': only the checks that decide the answer (email on, the address's hourly limit) run
+   * before it. Looking the address up, making the token and sending the email are `afterAnswer`, which the
+   * route runs once the answer has left, for every address: neither the answer's words nor its timing tell
+   * whether the account exists (docs/decisions/043-links-from-configuration.md).
    */
-  async requestByEmail(email: string, requestOrigin: string): Promise<string> {
-    const { mailer, counters, db, log } = this.deps;
+  async requestByEmail(email: string): Promise<{ message: string; afterAnswer: () => Promise<void> }> {
+    const { mailer, counters } = this.deps;
     if (!mailer) throw notFound(messages.resetByEmailOff);
     const emailKey = email.toLowerCase();
     const key = `reset-emails:${createHash('sha256').update(emailKey).digest('base64url')}`;
@@ -71,26 +81,35 @@ export class PasswordResetService {
     if (counted.count > PASSWORD_RESET_EMAILS_PER_HOUR) {
       throw tooManyRequests(messages.tooManyResetEmails, counted.ttl);
     }
-    const user = await findUserByEmailKey(db, emailKey);
-    if (user?.status === 'active') {
-      const link = await this.newLink(user.id, requestOrigin);
-      mailer
-        .send({
-          to: user.email,
-          subject: 'Set a new password for The Dojo',
-          text: [
-            `Hello ${user.display_name},`,
-            '',
-            'Someone (hopefully you) asked to set a new password for your account. Open this link within an hour:',
-            '',
-            link.url,
-            '',
-            'If you did not ask for this, ignore this email: your password stays as it is.',
-          ].join('\n'),
-        })
-        .catch((error: unknown) => log.error({ err: error }, 'sending a password reset email failed'));
+    return { message: messages.resetEmailSent, afterAnswer: () => this.emailLink(mailer, emailKey) };
+  }
+
+  /** Mails a link when the address belongs to an active account; failures are logged, never thrown. */
+  private async emailLink(mailer: Mailer, emailKey: string): Promise<void> {
+    try {
+      // Made and hashed for every address, so the work before the lookup does not depend on it either.
+      const token = newSecretToken();
+      const tokenHash = hashToken(token);
+      const user = await findUserByEmailKey(this.deps.db, emailKey);
+      if (user?.status !== 'active') return;
+      await this.storeToken(user.id, tokenHash);
+      await mailer.send({
+        to: user.email,
+        subject: 'Set a new password for The Dojo',
+        text: [
+          `Hello ${user.display_name},`,
+          '',
+          'Someone (hopefully you) asked to set a new password for your account. Open this link within an hour:',
+          '',
+          // Emailed links point at PUBLIC_URL only: a mailer cannot exist without it (mailSettingsOf).
+          resetUrl(mailer.publicUrl, token),
+          '',
+          'If you did not ask for this, ignore this email: your password stays as it is.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'emailing a password reset link failed');
     }
-    return messages.resetEmailSent;
   }
 
   /** Whether a link can still be used: 404 unknown, 410 used or expired. */
@@ -119,15 +138,14 @@ export class PasswordResetService {
     await this.deps.auth.sessionsEnded(ended);
   }
 
-  private async newLink(userId: string, requestOrigin: string): Promise<PasswordResetLink> {
-    const token = newSecretToken();
+  /** Voids the user's older links, stores this one's hash and returns when it expires. */
+  private async storeToken(userId: string, tokenHash: string): Promise<string> {
     const now = nowIso();
     const expiresAt = new Date(Date.parse(now) + PASSWORD_RESET_TTL_MS).toISOString();
     await this.deps.db.transaction().execute(async (trx) => {
       await voidPasswordResetsOf(trx, userId, now);
-      await insertPasswordReset(trx, { tokenHash: hashToken(token), userId, expiresAt, now });
+      await insertPasswordReset(trx, { tokenHash, userId, expiresAt, now });
     });
-    const url = `${this.deps.publicUrl ?? requestOrigin}/reset-password?token=${encodeURIComponent(token)}`;
-    return { url, expiresAt };
+    return expiresAt;
   }
 }

@@ -92,7 +92,7 @@ describe('requests refused at the edge', () => {
       body: JSON.stringify({ name }),
     });
     expect(started.status).toBe(200);
-    const uploadUrl = new URL(started.headers.get('x-goog-upload-url') ?? '');
+    const uploadUrl = new URL(started.headers.get('x-goog-upload-url') ?? '', server.url);
     const exchange = await rawExchange(
       server.url,
       head(`POST ${uploadUrl.pathname}${uploadUrl.search} HTTP/1.1`, {

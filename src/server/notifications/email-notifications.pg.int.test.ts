@@ -31,7 +31,7 @@ beforeAll(async () => {
     clockAt: dayAt(dueDate, -2, '23:59:59'),
     // Email is not configured at first: the reminders are created while no instance can send them. The
     // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
-    config: { dueReminderIntervalMs: 20 },
+    config: { dueReminderIntervalMs: 20, publicUrl: 'http://dojo.test' },
     members: [0, 1, 2, 3].map((index) => ({
       name: `Member ${index}`,
       preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },

@@ -42,7 +42,6 @@ interface NotificationEmailDeps {
   clock: Clock;
   timeZone: string;
   digestHour: number;
-  publicUrl: string | undefined;
   intervalMs: number;
   log: Logger;
 }
@@ -191,7 +190,8 @@ export class NotificationEmailOutbox {
 
   private async links(): Promise<LinkBuilder> {
     const secret = await this.unsubscribeSecret();
-    const base = this.deps.publicUrl ?? 'http://localhost';
+    // The mailer's PUBLIC_URL, which sending email requires: no request's host ever gets into an email.
+    const base = this.deps.mailer.publicUrl;
     return {
       appUrl: (path) => `${base}${path}`,
       unsubscribeUrl: (userId, kind) =>

@@ -91,9 +91,8 @@ describe('open resumable sessions and the quota', () => {
       headers: user.auth,
     });
     expect(after.status).toBe(200);
-    expect((await uploadCommand(after.headers.get('x-goog-upload-url')!, user.auth, 'cancel')).status).toBe(
-      200,
-    );
+    const afterUrl = new URL(after.headers.get('x-goog-upload-url')!, server.url).href;
+    expect((await uploadCommand(afterUrl, user.auth, 'cancel')).status).toBe(200);
     expect(
       (
         await fetch(objectUrl(server.url, `files/${user.uid}/small.bin`), {

@@ -604,7 +604,8 @@ describe('CORS (§1.5)', () => {
     );
     const methods = (response.headers.get('access-control-allow-methods') ?? '').split(/,\s*/);
     expect(methods).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD']));
-    expect(response.headers.get('access-control-allow-private-network')).toBe('true');
+    // Private network access is only for PUBLIC_URL's origin (storage-private-network.int.test.ts).
+    expect(response.headers.get('access-control-allow-private-network')).toBeNull();
   });
 
   it('puts Allow-Origin, the exposed upload headers and CORP cross-origin on every response', async () => {

@@ -66,6 +66,8 @@ const APP_CHECK_RATE_LIMIT = { max: 30, timeWindow: '1 minute' };
  */
 export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
   const { storage } = deps;
+  const publicOrigin =
+    deps.config.publicUrl === undefined ? undefined : new URL(deps.config.publicUrl).origin;
 
   app.post('/api/app-check/token', { config: { rateLimit: APP_CHECK_RATE_LIMIT } }, async () =>
     deps.appCheck.mint(),
@@ -89,10 +91,13 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
       scope.addHook('onRequest', async (request, reply) => {
         // helmet says same-origin for the app; other-origin clients must be able to read storage.
         reply.header('cross-origin-resource-policy', 'cross-origin');
-        // Private Network Access: a page on a public origin may reach a self-hosted server on the LAN.
+        // Private Network Access: only the app's own pages (PUBLIC_URL's origin) may reach a server on the
+        // LAN from a public address; any other public page asking is left to the browser's refusal.
         if (
           request.method === 'OPTIONS' &&
-          request.headers['access-control-request-private-network'] === 'true'
+          request.headers['access-control-request-private-network'] === 'true' &&
+          publicOrigin !== undefined &&
+          request.headers.origin === publicOrigin
         ) {
           reply.header('access-control-allow-private-network', 'true');
         }
@@ -262,7 +267,9 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
             declaredSize: Number(declared),
             declaredType: header(request, 'x-goog-upload-header-content-type'),
           });
-          const base = deps.config.publicUrl ?? `${request.protocol}://${request.host || 'localhost'}`;
+          // PUBLIC_URL or a path the client resolves against the URL it called, never the request's Host
+          // (docs/storage-protocol.md#48a-start).
+          const base = deps.config.publicUrl ?? '';
           const uploadUrl =
             `${base}/v0/b/${encodeURIComponent(bucket)}/o?name=${encodeURIComponent(started.name)}` +
             `&upload_id=${encodeURIComponent(started.uploadId)}&upload_protocol=resumable`;

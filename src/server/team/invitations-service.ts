@@ -67,11 +67,11 @@ const NOT_USABLE: Record<Exclude<Invitation['status'], 'open'>, string> = {
 export class InvitationsService {
   constructor(private readonly deps: { db: Kysely<Database>; publicUrl: string | undefined }) {}
 
-  async create(
-    viewer: Viewer,
-    input: z.output<typeof CreateInvitationSchema>,
-    requestOrigin: string,
-  ): Promise<CreatedInvitation> {
+  /**
+   * The link is on `PUBLIC_URL`, else relative (the client resolves it against the origin it is on), never
+   * on a host a request named (docs/decisions/043-links-from-configuration.md).
+   */
+  async create(viewer: Viewer, input: z.output<typeof CreateInvitationSchema>): Promise<CreatedInvitation> {
     requireAdmin(viewer);
     const token = newSecretToken();
     const id = newId();
@@ -88,7 +88,7 @@ export class InvitationsService {
     });
     const row = await findInvitation(this.deps.db, id);
     if (!row) throw notFound();
-    const url = `${this.deps.publicUrl ?? requestOrigin}/signup?invitation=${encodeURIComponent(token)}`;
+    const url = `${this.deps.publicUrl ?? ''}/signup?invitation=${encodeURIComponent(token)}`;
     return { invitation: toInvitation(row, now), url };
   }
 

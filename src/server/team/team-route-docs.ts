@@ -87,7 +87,11 @@ export const teamRouteDocs = describeRoutes([
     summary: 'A one-time link that sets a new password for the member, valid for an hour (admins)',
     caller: 'admin',
     params: MemberParamsSchema,
-    response: { status: 201, description: 'The link', schema: PasswordResetLinkSchema },
+    response: {
+      status: 201,
+      description: "The link: on PUBLIC_URL, else a path to resolve against the server's origin",
+      schema: PasswordResetLinkSchema,
+    },
     errors: ['not-found'],
   },
   {
@@ -125,7 +129,12 @@ export const teamRouteDocs = describeRoutes([
       'Up to `maxUses` signups (default 1) within `expiresInDays` (default 7), optionally only for `email`. The link is in this answer only.',
     caller: 'admin',
     body: jsonBody(CreateInvitationSchema),
-    response: { status: 201, description: 'The invitation and its link', schema: CreatedInvitationSchema },
+    response: {
+      status: 201,
+      description:
+        "The invitation and its link: on PUBLIC_URL, else a path to resolve against the server's origin",
+      schema: CreatedInvitationSchema,
+    },
   },
   {
     method: 'DELETE',

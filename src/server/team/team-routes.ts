@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   ChangeRoleSchema,
@@ -26,9 +26,6 @@ export const MembersQuerySchema = z.object({
 
 export const MemberParamsSchema = z.object({ id: z.string().min(1).max(64) });
 export const TokenParamsSchema = z.object({ token: z.string().min(1).max(200) });
-
-/** Where links this server hands out point: PUBLIC_URL, or else the origin the request came to. */
-export const requestOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
 
 /** Admin routes under /api/admin (403 for members), and the public sign-up options and invitation check. */
 export function registerTeamRoutes(
@@ -81,7 +78,7 @@ export function registerTeamRoutes(
   app.post('/api/admin/members/:id/password-reset', async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(MemberParamsSchema, request.params);
-    const link = await passwordResets.createLink(viewer, id, requestOrigin(request));
+    const link = await passwordResets.createLink(viewer, id);
     return reply.status(201).send(link);
   });
 
@@ -104,7 +101,7 @@ export function registerTeamRoutes(
   app.post('/api/admin/invitations', async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const input = parseInput(CreateInvitationSchema, request.body);
-    return reply.status(201).send(await invitations.create(viewer, input, requestOrigin(request)));
+    return reply.status(201).send(await invitations.create(viewer, input));
   });
 
   app.delete('/api/admin/invitations/:id', async (request) => {

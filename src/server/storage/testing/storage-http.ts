@@ -134,7 +134,10 @@ export function startResumable(
   });
 }
 
-/** Starts a session and returns its upload URL, failing the test on anything but `200 active`. */
+/**
+ * Starts a session and returns its upload URL, absolute (a server without PUBLIC_URL sends a path),
+ * failing the test on anything but `200 active`.
+ */
 export async function startSession(
   baseUrl: string,
   name: string,
@@ -146,7 +149,7 @@ export async function startSession(
   expect(response.headers.get('x-goog-upload-status')).toBe('active');
   const url = response.headers.get('x-goog-upload-url');
   expect(url).toBeTruthy();
-  return url!;
+  return new URL(url!, baseUrl).href;
 }
 
 /** A command on an upload URL (§4.8 b–d). */
