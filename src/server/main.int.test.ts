@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from '../../test/support/test-server';
 import { postSignup } from '../../test/support/fixtures';
+import { WAIT_MS } from '../../test/support/poll';
 
 /** The real entry point as a child process, as `npm start` runs it (minus the web build). */
 function startMain(env: Record<string, string>): {
@@ -23,7 +24,7 @@ function startMain(env: Record<string, string>): {
   return { child, output: () => output, exited };
 }
 
-async function waitForOutput(output: () => string, text: string, timeoutMs = 8_000): Promise<void> {
+async function waitForOutput(output: () => string, text: string, timeoutMs = WAIT_MS): Promise<void> {
   const started = Date.now();
   while (!output().includes(text)) {
     if (Date.now() - started > timeoutMs) throw new Error(`no '${text}' in output:\n${output()}`);
@@ -31,7 +32,7 @@ async function waitForOutput(output: () => string, text: string, timeoutMs = 8_0
   }
 }
 
-async function waitForUrl(output: () => string, timeoutMs = 12_000): Promise<string> {
+async function waitForUrl(output: () => string, timeoutMs = WAIT_MS): Promise<string> {
   const started = Date.now();
   for (;;) {
     const match = /running at (http:\/\/[^\s")]+)/.exec(output());

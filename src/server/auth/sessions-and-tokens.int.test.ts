@@ -6,6 +6,7 @@ import { LIVE_CLOSE_CODES, messages, type LiveServerMessage } from '../../common
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
+import { WAIT_MS } from '../../../test/support/poll';
 import { hashSessionToken } from './sessions-repository';
 
 /**
@@ -13,7 +14,7 @@ import { hashSessionToken } from './sessions-repository';
  * busy machine. The test then waits for the close (at most CLOSE_DEADLINE_MS).
  */
 const EXPIRES_IN_MS = 5_000;
-const CLOSE_DEADLINE_MS = 20_000;
+const CLOSE_DEADLINE_MS = WAIT_MS;
 
 interface SignedUp {
   uid: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { messages } from '../../common';
+import { WAIT_MS } from '../../../test/support/poll';
 import { openRaw, rawExchange, waitFor } from '../../../test/support/raw-http';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import {
@@ -193,7 +194,7 @@ describe('connections per client address', () => {
 
     // One slot is free again once the server has seen that connection close.
     let status: number | undefined;
-    for (const deadline = Date.now() + 10_000; status !== 200 && Date.now() < deadline;) {
+    for (const deadline = Date.now() + WAIT_MS; status !== 200 && Date.now() < deadline;) {
       const exchange = await rawExchange(
         server.url,
         head('GET /api/health HTTP/1.1', { connection: 'close' }),
@@ -295,8 +296,20 @@ describe('timeouts', () => {
     expect(await waitFor(() => received.length > 0)).toBe(true);
     let closed = false;
     socket.on('close', () => (closed = true));
-    // The condition here is time itself: three idle timeouts without a byte either way.
-    await new Promise((resolve) => setTimeout(resolve, timeouts.idleMs * 3));
+    // Three idle timeouts without a byte either way, told by the server itself rather than by a clock: an
+    // upload opened after the socket's last byte, that sends its headers and then nothing, is ended by the
+    // server's timeouts, one after the other. The socket's own would have been due before each of them.
+    for (let stalled = 0; stalled < 3; stalled += 1) {
+      const upload = await openRaw(server.url);
+      upload.socket.write(
+        head(`POST /v0/b/dojo/o?name=${encodeURIComponent(`files/${alice.uid}/stalled.txt`)} HTTP/1.1`, {
+          ...alice.auth,
+          'content-type': 'text/plain',
+          'content-length': 10,
+        }),
+      );
+      expect((await upload.outcome()).closedByServer).toBe(true);
+    }
     expect(closed).toBe(false);
     // Any message gets an answer (an invalid one, an error): the socket still carries both ways.
     socket.send(JSON.stringify({ type: 'subscribe', id: 'p' }));

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as delay } from 'node:timers/promises';
 import { messages, type LiveTarget, type UserProfile } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 let server: TestServer;
 let viewer: SignedInClient;
@@ -82,7 +82,11 @@ describe('searching users by name (Assign to)', () => {
       collection: 'users',
       where: [{ field: 'id', op: 'contains-text', value: 'a' }],
     });
-    for (let waited = 0; waited < 5000 && !wrong.error; waited += 20) await delay(20);
+    await pollUntil(
+      () => wrong.error !== undefined,
+      WAIT_MS,
+      () => 'no error for a text search on id',
+    );
     expect(wrong.error?.message).toBe(messages.badRequest);
     expect(wrong.docs).toBeUndefined();
   });
