@@ -2,8 +2,8 @@ import { largePngFile, pngFile, svgFile, textFile } from './support/files';
 import { expect, holdRequests, newUser, test } from './support/fixtures';
 import { alertWith, fillLoginForm, fillSignupForm, greeting, navbar } from './support/ui';
 
-// The spec's own words (§5, §8), typed here on purpose: these tests check the product against the spec,
-// so they must not share the product's constants.
+// The spec's own words (docs/product-spec.md §5 and §8), typed here on purpose: these tests check the product
+// against the spec, so they must not share the product's constants.
 const messages = {
   thumbnailRequired: 'Please select a file',
   thumbnailNotImage: 'Selected file must be an image',

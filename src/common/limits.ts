@@ -1,4 +1,6 @@
-/** Business constants from the spec (§9) and our own hardening limits. One place, both sides import. */
+/**
+ * Business constants from docs/product-spec.md §9 and our own hardening limits. One place, both sides import.
+ */
 export const THUMBNAIL_MAX_BYTES = 100_000;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;

@@ -68,8 +68,9 @@ export const CommentSchema = z.object({
 export type Comment = z.infer<typeof CommentSchema>;
 
 /**
- * A project as the spec shapes it (§3). Its comments are not part of it: they are read a page at a time
- * (`GET /api/projects/{id}/comments`, the live `comments` query), so a new comment never re-sends the rest.
+ * A project as docs/product-spec.md §3.1 shapes it. Its comments are not part of it: they are read a page at
+ * a time (`GET /api/projects/{id}/comments`, the live `comments` query), so a new comment never re-sends the
+ * rest.
  */
 export const ProjectSchema = z.object({
   id: z.string(),

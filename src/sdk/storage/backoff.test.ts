@@ -31,7 +31,7 @@ async function run(options: {
   return { attempts, outcome, sleeps: clock.sleeps };
 }
 
-describe('request-level retry (§7)', () => {
+describe('request-level retry (docs/storage-protocol.md §7)', () => {
   it('with the 120 s cap: attempts at 0, 2.5, 7, 15.5, 32, 64.5 s and a forced one at 120 s', async () => {
     const { attempts, outcome } = await run({ timeoutMs: 120_000, jitter: 0.5 });
     expect(attempts).toEqual([0, 2500, 7000, 15_500, 32_000, 64_500, 120_000]);

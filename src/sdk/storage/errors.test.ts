@@ -51,7 +51,7 @@ describe('StorageError', () => {
   });
 });
 
-describe('status → error mapping (§8.2)', () => {
+describe('status → error mapping (docs/storage-protocol.md §8.2)', () => {
   const objectPath = 'dir/obj';
   const cases: [number, string, string, string, number][] = [
     [

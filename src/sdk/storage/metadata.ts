@@ -99,8 +99,8 @@ export function metadataFromResource(resource: ReceivedResource): FullMetadata |
 }
 
 /**
- * The writable JSON of §3.2, always in this key order. `JSON.stringify` drops undefined and keeps null,
- * which is how a PATCH says "remove".
+ * The writable JSON of docs/storage-protocol.md §3.2, always in this key order. `JSON.stringify` drops
+ * undefined and keeps null, which is how a PATCH says "remove".
  */
 export function writableJson(
   metadata: (UploadMetadata | SettableMetadata) & { fullPath?: string | undefined },

@@ -6,7 +6,7 @@ import { uploadBytes } from './operations';
 import { ref } from './reference';
 import { createStorage } from './service';
 
-describe('multipart body (§4.7)', () => {
+describe('multipart body (docs/storage-protocol.md §4.7)', () => {
   it('is byte for byte the firebase layout, with binary bytes untouched and no trailing CRLF', async () => {
     const file = new Uint8Array([0x00, 0xff, 0x0d, 0x0a, 0x2d, 0x2d, 0x80]);
     const body = multipartBody('123456', '{"name":"a","contentType":"x/y"}', 'x/y', file);
@@ -55,7 +55,7 @@ describe('multipart body (§4.7)', () => {
   });
 });
 
-describe('metadata JSON (§3)', () => {
+describe('metadata JSON (docs/storage-protocol.md §3)', () => {
   it('writes upload metadata in the firebase key order, content type always present', () => {
     expect(uploadMetadataJson('notoken/a', undefined, '').json).toBe(
       '{"name":"notoken/a","contentType":"application/octet-stream"}',

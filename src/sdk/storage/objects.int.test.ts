@@ -37,7 +37,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The message without the server's reason phrase, which follows on a line of its own (§8.1). */
+/**
+ * The message without the server's reason phrase, which follows on a line of its own
+ * (docs/storage-protocol.md §8.1).
+ */
 const firstLine = (text: string) =>
   expect.stringMatching(new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\n|$)`));
 

@@ -18,7 +18,7 @@ function setUp() {
 const json = (value: unknown) =>
   new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
 
-describe('list (§4.6)', () => {
+describe('list (docs/storage-protocol.md §4.6)', () => {
   it.each([
     [
       0,
@@ -90,7 +90,7 @@ describe('list (§4.6)', () => {
   });
 });
 
-describe('getDownloadURL (§4.2)', () => {
+describe('getDownloadURL (docs/storage-protocol.md §4.2)', () => {
   it('GETs the metadata and builds the URL from the first token, the body bucket and name', async () => {
     const { server, storage } = setUp();
     server.putObject('my.bucket', 'dir/100% naïve.txt', new Uint8Array(1), { downloadTokens: 'a+b,c' });

@@ -35,7 +35,10 @@ export interface ListResult {
   nextPageToken?: string;
 }
 
-/** Uploads in one multipart request, whatever the size (§4.7). Retries until maxUploadRetryTime. */
+/**
+ * Uploads in one multipart request, whatever the size (docs/storage-protocol.md §4.7). Retries until
+ * maxUploadRetryTime.
+ */
 export async function uploadBytes(
   reference: StorageReference,
   data: UploadData,
@@ -50,7 +53,10 @@ export async function uploadBytes(
   return { metadata: withReference(reference.storage, result), ref: reference };
 }
 
-/** Starts an upload task: multipart up to 262144 bytes, resumable in chunks above (§6). */
+/**
+ * Starts an upload task: multipart up to 262144 bytes, resumable in chunks above
+ * (docs/storage-protocol.md §6).
+ */
 export function uploadBytesResumable(
   reference: StorageReference,
   data: UploadData,
@@ -69,7 +75,7 @@ export async function getMetadata(reference: StorageReference): Promise<FullMeta
   return withReference(reference.storage, metadata);
 }
 
-/** PATCHes the given fields; `null` removes a field or a custom key (§4.4). */
+/** PATCHes the given fields; `null` removes a field or a custom key (docs/storage-protocol.md §4.4). */
 export async function updateMetadata(
   reference: StorageReference,
   metadata: SettableMetadata,
@@ -82,7 +88,7 @@ export async function updateMetadata(
   return withReference(reference.storage, updated);
 }
 
-/** A URL anyone holding it can read the object with, no sign-in needed (§4.2). */
+/** A URL anyone holding it can read the object with, no sign-in needed (docs/storage-protocol.md §4.2). */
 export async function getDownloadURL(reference: StorageReference): Promise<string> {
   requireNonRoot(reference, 'getDownloadURL');
   return runRequest(reference.storage, getDownloadUrlRequest(reference.storage, reference.location));
@@ -106,7 +112,10 @@ function validateMaxResults(maxResults: number): void {
   }
 }
 
-/** One page of the folder `reference` (root allowed): items and sub-folders, by name (§4.6). */
+/**
+ * One page of the folder `reference` (root allowed): items and sub-folders, by name
+ * (docs/storage-protocol.md §4.6).
+ */
 export async function list(reference: StorageReference, options: ListOptions = {}): Promise<ListResult> {
   if (typeof options.maxResults === 'number') validateMaxResults(options.maxResults);
   const { storage, location } = reference;

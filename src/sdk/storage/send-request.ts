@@ -32,9 +32,10 @@ export interface RequestInfo<T> {
 
 export interface SendOptions {
   /**
-   * `true` (default): network failures and 5xx/408/429 are retried with back-off (§7).
+   * `true` (default): network failures and 5xx/408/429 are retried with back-off
+   * (docs/storage-protocol.md §7).
    * `false`: one attempt; those failures reject at once and `isRetryableFailure` says so (the upload
-   * task retries chunks itself, from the offset the server reports, §6.4).
+   * task retries chunks itself, from the offset the server reports, docs/storage-protocol.md §6.4).
    */
   retry?: boolean;
   signal?: AbortSignal | undefined;
@@ -53,7 +54,7 @@ function networkFailure(): StorageError {
   return error;
 }
 
-/** The standard headers (§1.3), after the per-call ones. */
+/** The standard headers (docs/storage-protocol.md §1.3), after the per-call ones. */
 function requestHeaders(info: RequestInfo<unknown>, tokens: RequestTokens): Record<string, string> {
   const headers = { ...info.headers };
   if (tokens.authToken) headers.Authorization = `Firebase ${tokens.authToken}`;

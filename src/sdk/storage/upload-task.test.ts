@@ -57,7 +57,7 @@ function expectSameBytes(actual: Uint8Array | undefined, expected: Uint8Array): 
 
 const states = (snapshots: UploadTaskSnapshot[]) => snapshots.map((snapshot) => snapshot.state);
 
-describe('chunk sizing (§6.2)', () => {
+describe('chunk sizing (docs/storage-protocol.md §6.2)', () => {
   it('doubles while the double stays under 32 MiB, so the largest chunk is 16 MiB', () => {
     const sizes = [262_144];
     for (let i = 0; i < 9; i += 1) sizes.push(nextChunkSize(sizes.at(-1) ?? 0));
@@ -113,7 +113,7 @@ describe('protocol choice and requests', () => {
     expectSameBytes(server.objects.get('b/a/b.bin')?.bytes, bytes(262_144));
   });
 
-  it('starts a resumable session with the §4.8a headers and the upload metadata', async () => {
+  it('starts a resumable session with the docs/storage-protocol.md §4.8a headers and the upload metadata', async () => {
     const { server, storage } = setUp();
     const blob = new Blob([bytes(300_000)], { type: 'image/png' });
     await uploadBytesResumable(ref(storage, 'dir/x y.png'), blob, { customMetadata: { a: '1' } });
@@ -155,7 +155,7 @@ describe('protocol choice and requests', () => {
   });
 });
 
-describe('task-level retry (§6.4)', () => {
+describe('task-level retry (docs/storage-protocol.md §6.4)', () => {
   it('after a 503 on a chunk: query at once, resume from the server offset with 256K chunks after 1 s', async () => {
     const { server, clock, storage } = setUp();
     let failed = false;
@@ -331,7 +331,7 @@ describe('task-level retry (§6.4)', () => {
   });
 });
 
-describe('pause, resume, cancel (§6.3)', () => {
+describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
   it('pause aborts the chunk in flight; resume queries and restarts at 256K chunks', async () => {
     const { server, storage } = setUp();
     const hold = holdUntilAborted((request) => request.offset === 786_432);

@@ -21,7 +21,10 @@ import type { UploadBytes } from './upload-data';
 /** What observers and `snapshot.state` show. */
 export type TaskState = 'running' | 'paused' | 'success' | 'canceled' | 'error';
 
-/** The task's own states (§6.3); pausing and canceling show as running until the request in flight ends. */
+/**
+ * The task's own states (docs/storage-protocol.md §6.3); pausing and canceling show as running until the
+ * request in flight ends.
+ */
 type InternalState = 'running' | 'pausing' | 'paused' | 'canceling' | 'canceled' | 'error' | 'success';
 
 const PUBLIC_STATE: Record<InternalState, TaskState> = {
@@ -57,7 +60,10 @@ function callLater(callback: () => unknown): void {
     .catch((error: unknown) => console.error('An upload task observer threw:', error));
 }
 
-/** The first retry waits this long; each later one twice as long as the one before (§6.4). */
+/**
+ * The first retry waits this long; each later one twice as long as the one before
+ * (docs/storage-protocol.md §6.4).
+ */
 const MIN_SLEEP_MS = 1000;
 
 /** Chunk sizes: start at 256 KiB, double after each accepted chunk while the double stays under 32 MiB. */
@@ -317,7 +323,7 @@ export class UploadTask implements PromiseLike<UploadTaskSnapshot> {
     });
   }
 
-  /** §6.4: start, query, chunk and multipart failures. */
+  /** docs/storage-protocol.md §6.4: start, query, chunk and multipart failures. */
   private handleUploadError(error: StorageError): void {
     this.chunkSize = STORAGE_CHUNK_SIZE_START;
     if (error.is('canceled')) {

@@ -35,9 +35,10 @@ export function parseWritableMetadata(body: Buffer): WritableMetadata {
 }
 
 /**
- * Applies a metadata write to the current fields (GCS patch semantics, §4.4): an absent key is left
- * unchanged, `null` removes it, `metadata: null` clears all custom metadata, and inside `metadata` a
- * `null` deletes that key while other keys merge (values become strings). An upload starts from nothing.
+ * Applies a metadata write to the current fields (GCS patch semantics, docs/storage-protocol.md §4.4): an
+ * absent key is left unchanged, `null` removes it, `metadata: null` clears all custom metadata, and inside
+ * `metadata` a `null` deletes that key while other keys merge (values become strings). An upload starts from
+ * nothing.
  */
 export function applyMetadata(current: MetadataFields, write: WritableMetadata): MetadataFields {
   const next: MetadataFields = { ...current };

@@ -39,7 +39,10 @@ export interface UploadState {
   resource?: ObjectResource;
 }
 
-/** A resumable chunk may be at most 16 MiB from the SDK (§6.2); this leaves a wide margin. */
+/**
+ * A resumable chunk may be at most 16 MiB from the SDK (docs/storage-protocol.md §6.2); this leaves a wide
+ * margin.
+ */
 export const CHUNK_MAX_BYTES = 40 * 1024 * 1024;
 
 /**
@@ -60,10 +63,10 @@ export class ResumableUploads {
   ) {}
 
   /**
-   * Resumable start (§4.8a): the path's owner only (403), within the rules' size (403), at most
-   * STORAGE_OPEN_UPLOADS_MAX unfinished sessions per user (429), and the declared size reserved from the
-   * quota until the session ends or expires (402), so bytes in parts never exceed it. The session lives in
-   * the database and its bytes in a part named by its id.
+   * Resumable start (docs/storage-protocol.md §4.8a): the path's owner only (403), within the rules' size
+   * (403), at most STORAGE_OPEN_UPLOADS_MAX unfinished sessions per user (429), and the declared size
+   * reserved from the quota until the session ends or expires (402), so bytes in parts never exceed it. The
+   * session lives in the database and its bytes in a part named by its id.
    */
   async start(input: {
     viewerUid: string;
@@ -119,8 +122,9 @@ export class ResumableUploads {
   }
 
   /**
-   * A command on an upload URL (§4.8 b–e, §5): `query`, `upload` (offsets as §5.2), `upload, finalize`,
-   * `finalize` and `cancel`. Only the user who started the session may continue it.
+   * A command on an upload URL (docs/storage-protocol.md §4.8b–e and §5): `query`, `upload` (offsets as
+   * docs/storage-protocol.md §5.2), `upload, finalize`, `finalize` and `cancel`. Only the user who started
+   * the session may continue it.
    */
   async continue(input: {
     viewerUid: string;
@@ -185,9 +189,9 @@ export class ResumableUploads {
   }
 
   /**
-   * Appends a chunk at `offset` (§5.2): equal to the bytes received, it appends; below, the overlap is
-   * dropped; above (a gap), nothing is written and 503 tells the client to query and resume. The count
-   * is raised only after the bytes are synced.
+   * Appends a chunk at `offset` (docs/storage-protocol.md §5.2): equal to the bytes received, it appends;
+   * below, the overlap is dropped; above (a gap), nothing is written and 503 tells the client to query and
+   * resume. The count is raised only after the bytes are synced.
    */
   private async appendChunk(session: UploadRow, offset: number, body: AsyncIterable<Uint8Array>) {
     const received = session.received;
@@ -228,9 +232,9 @@ export class ResumableUploads {
   }
 
   /**
-   * Finalize (§5.3): all declared bytes must be there (400), the content must pass the rules (403 with
-   * `X-Goog-Upload-Status: final`; the session ends), the quota must hold (402). Then the object and the
-   * session's final state are written in one transaction.
+   * Finalize (docs/storage-protocol.md §5.3): all declared bytes must be there (400), the content must pass
+   * the rules (403 with `X-Goog-Upload-Status: final`; the session ends), the quota must hold (402). Then the
+   * object and the session's final state are written in one transaction.
    */
   private async finalize(session: UploadRow, viewerUid: string): Promise<UploadState> {
     const { upload_id: uploadId, declared_size: size } = session;

@@ -28,7 +28,10 @@ export const storageErrors = {
   invalidArgument: (message: string) => new StorageProtocolError(400, message),
   invalidName: () => new StorageProtocolError(400, 'Invalid object name.'),
   unauthenticated: () => new StorageProtocolError(401, storageErrorTexts.unauthenticated),
-  /** The reason phrase is what the web SDK reads to report `storage/unauthorized-app` (§8.2). */
+  /**
+   * The reason phrase is what the web SDK reads to report `storage/unauthorized-app`
+   * (docs/storage-protocol.md §8.2).
+   */
   appCheckInvalid: () =>
     new StorageProtocolError(401, `${APP_CHECK_INVALID_PHRASE}.`, {
       reasonPhrase: `${APP_CHECK_INVALID_PHRASE}.`,

@@ -47,7 +47,10 @@ interface StorageDeps {
   publicUrl: string | undefined;
   /** Bytes each user may keep (the sizes of every object they own, and what their open uploads declared). */
   quotaBytes: number;
-  /** A resumable session is dead this long after its start, finished or not (§5.7: at least 10 minutes). */
+  /**
+   * A resumable session is dead this long after its start, finished or not (docs/storage-protocol.md §5.7: at
+   * least 10 minutes).
+   */
   uploadSessionTtlMs: number;
 }
 
@@ -120,7 +123,10 @@ export class StorageService {
     return `${this.deps.publicUrl ?? ''}${path}?alt=media&token=${encodeURIComponent(token)}`;
   }
 
-  /** Multipart upload (§4.7): metadata part, then the file part streamed to a new blob. */
+  /**
+   * Multipart upload (docs/storage-protocol.md §4.7): metadata part, then the file part streamed to a new
+   * blob.
+   */
   async uploadMultipart(input: {
     viewerUid: string;
     bucket: string;
@@ -162,7 +168,10 @@ export class StorageService {
     });
   }
 
-  /** PATCH (§4.4): merge, `null` removes, metageneration + 1. Owner only; `name` is ignored. */
+  /**
+   * PATCH (docs/storage-protocol.md §4.4): merge, `null` removes, metageneration + 1. Owner only; `name` is
+   * ignored.
+   */
   async updateMetadata(
     viewerUid: string,
     bucket: string,
@@ -192,7 +201,10 @@ export class StorageService {
     });
   }
 
-  /** DELETE (§4.5): owner only (403), 404 when missing; the bytes go after the row is gone. */
+  /**
+   * DELETE (docs/storage-protocol.md §4.5): owner only (403), 404 when missing; the bytes go after the row is
+   * gone.
+   */
   async deleteObject(viewerUid: string, bucket: string, name: string): Promise<void> {
     requireWriteArea(viewerUid, name);
     const blobKey = await deleteObjectRow(this.deps.db, bucket, name);
@@ -200,7 +212,7 @@ export class StorageService {
     await this.discard(blobKey);
   }
 
-  /** A page of a listing (§4.6). */
+  /** A page of a listing (docs/storage-protocol.md §4.6). */
   async list(bucket: string, request: ListRequest): Promise<ListPage> {
     return listPage(request, (from, limit) => listNamesFrom(this.deps.db, bucket, from, limit));
   }
