@@ -11,6 +11,8 @@ import {
 } from '../../../test/support/test-server';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
+import { openServerDatabase } from '../../../test/support/test-database';
 
 /**
  * Who is looking across instances: instance A is a real server process (so it can be killed with no
@@ -68,10 +70,48 @@ describe('who is looking, on two instances', () => {
     closer.client.close();
     await seenOnB.until((docs) => !idsOf(docs).includes(closer.user.uid), 10_000, 'the closed tab gone');
 
-    // Past several freshness windows A keeps refreshing its row: the survivor stays.
+    // Past a freshness window A keeps refreshing its row: the survivor stays. The window is told by a sweep,
+    // not a clock: a marker row written now and never refreshed (its instance is gone) is dropped by the
+    // first sweep after it went stale, with any row of A's not refreshed since before it was written.
     const sweepsWatched = seenOnB.history.length;
-    const until = Date.now() + GRACE_MS * 2;
-    await expect.poll(() => Date.now() >= until, { timeout: GRACE_MS * 4, interval: 200 }).toBe(true);
+    const database = await openServerDatabase(instanceB);
+    try {
+      const marker = { instance_id: 'an instance that is gone', viewing_id: 'marker' };
+      await database.db
+        .insertInto('project_viewers')
+        .values({
+          ...marker,
+          project_id: project.id,
+          user_id: closer.user.uid,
+          last_seen_at: new Date().toISOString(),
+        })
+        .execute();
+      const markerRows = async () =>
+        (
+          await database.db
+            .selectFrom('project_viewers')
+            .select('viewing_id')
+            .where('instance_id', '=', marker.instance_id)
+            .execute()
+        ).length;
+      await pollUntil(
+        async () => (await markerRows()) === 0,
+        WAIT_MS,
+        () => 'no sweep dropped the marker',
+      );
+    } finally {
+      await database.close();
+    }
+    // A newcomer's look makes B read the viewers again, after that sweep.
+    const newcomer = await signUpClient(instanceB.url, 'newcomer');
+    clients.push(newcomer);
+    new LiveRecorder<ProjectViewer>(newcomer.client, projectViewersQuery(project.id));
+    const afterSweep = await seenOnB.until(
+      (docs) => idsOf(docs).includes(newcomer.user.uid),
+      WAIT_MS,
+      'the newcomer, seen from B',
+    );
+    expect(idsOf(afterSweep)).toContain(survivor.user.uid);
     expect(
       seenOnB.history.slice(sweepsWatched).every((docs) => idsOf(docs).includes(survivor.user.uid)),
     ).toBe(true);
@@ -80,7 +120,7 @@ describe('who is looking, on two instances', () => {
     await instanceA.kill();
     await seenOnB.until(
       (docs) => !idsOf(docs).includes(survivor.user.uid),
-      GRACE_MS * 5,
+      WAIT_MS,
       'the dead instance’s viewer gone',
     );
   });
