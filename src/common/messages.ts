@@ -55,6 +55,7 @@ export const messages = {
   displayNameRequired: 'Please enter a display name.',
   displayNameTooLong: 'Display name should be at most 60 characters.',
   displayNameInvisible: 'Display name cannot contain control, invisible or text-direction characters.',
+  displayNameTaken: 'Another member already goes by this name. Please choose a different display name.',
 
   emailInUse: 'The email address is already in use by another account.',
   wrongCredentials: 'Wrong email or password.',
@@ -105,6 +106,7 @@ export const messages = {
   invitationUsed: 'This invitation has already been used. Ask an admin for a new one.',
   invitationRevoked: 'This invitation has been revoked. Ask an admin for a new one.',
   invitationOtherEmail: 'This invitation is for a different email address.',
+  setupLinkInvalid: 'This setup link is not valid: it works once, and only until the team has an admin.',
   invitationUsesInvalid: 'Uses must be a whole number from 1 to 1000.',
   invitationDaysInvalid: 'Expiry must be a whole number of days from 1 to 90.',
   roleInvalid: 'A role is either admin or member.',

@@ -23,6 +23,14 @@ export type UserProfile = z.infer<typeof UserProfileSchema>;
 export const nameSearchKey = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
+/**
+ * What makes two display names the same name (docs/decisions/046-members-who-leave.md): compatibility
+ * forms folded (NFKC: full-width letters, ligatures, superscripts), case folded (upper then lower, so
+ * "ß" matches "SS"), spaces trimmed and runs of them made one. No two accounts share a key.
+ */
+export const displayNameKey = (name: string): string =>
+  name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(/\s+/gu, ' ').trim();
+
 /** Users the panel shows per page ("Show more" adds as many). */
 export const USERS_PAGE_SIZE = 50;
 

@@ -14,6 +14,8 @@ export interface SignUpInput {
   fileName?: string;
   /** The token of an invitation link, when signing up through one. */
   invitation?: string;
+  /** The token of the setup link the server logs for the first admin (`/signup?setup=`). */
+  setup?: string;
   /** Called as the form (mostly the thumbnail) is sent: bytes sent and total. */
   onUploadProgress?: (sent: number, total: number) => void;
 }
@@ -63,6 +65,7 @@ export class AuthClient {
     form.set('password', input.password);
     form.set('displayName', input.displayName);
     if (input.invitation) form.set('invitation', input.invitation);
+    if (input.setup) form.set('setup', input.setup);
     const fileName = input.fileName ?? (input.thumbnail as Partial<File>).name ?? 'thumbnail';
     form.set('thumbnail', input.thumbnail, fileName);
     const result = input.onUploadProgress

@@ -97,6 +97,7 @@ export async function createApp(
   }
   const routes = recordRoutes(server);
   const services = await createServices({ config, database, bus, log: server.log });
+  await services.signupPolicy.logSetupLinkIfNeeded(config.publicUrl, server.log);
   const metrics = await loadMetrics(config, () => hub);
   const hub = createLiveHub({ config, bus, services, log: server.log, metrics, database });
 

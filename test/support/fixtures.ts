@@ -39,7 +39,8 @@ export async function postSignup(
   const form = new FormData();
   form.set('email', input.email ?? uniqueEmail());
   form.set('password', input.password ?? 'correct horse battery');
-  form.set('displayName', input.displayName ?? 'mario');
+  // Unique by default: no two accounts may share a display name (docs/decisions/046-members-who-leave.md).
+  form.set('displayName', input.displayName ?? `mario ${randomBytes(3).toString('hex')}`);
   const thumbnail =
     input.thumbnail === undefined ? { bytes: makePng(), name: 'avatar.png' } : input.thumbnail;
   if (thumbnail)

@@ -49,6 +49,8 @@ export interface NotificationSetupOptions {
 interface NotificationSetup {
   database: DatabaseHandle;
   inbox: SmtpInbox;
+  /** The first signup: the install's admin. */
+  admin: SignedInClient;
   members: SignedInClient[];
   /** Moves every server's clock; written whole then renamed, so no server reads half a time. */
   setClock(iso: string): Promise<void>;
@@ -120,7 +122,7 @@ async function startSetup<Started extends { servers: TestServer[]; stop(): Promi
         await setNotificationPreference(database.db, user.user.uid, kind as NotificationKind, preference);
       }
     }
-    return { ...started, database, inbox, members, setClock, stop };
+    return { ...started, database, inbox, admin, members, setClock, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -25,7 +25,8 @@ export const accountRouteDocs = describeRoutes([
       schema: z.object({ displayName: z.optional(z.string()), thumbnail: z.optional(z.string()) }),
     },
     response: { status: 200, description: 'The signed-in user', schema: SessionStateSchema },
-    errors: ['payload-too-large'],
+    // 409: another member already goes by the name (docs/decisions/046-members-who-leave.md).
+    errors: ['payload-too-large', 'conflict'],
   },
   {
     method: 'POST',

@@ -14,6 +14,9 @@ import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
+import { isUniqueViolation } from '../db/database';
+import { endMembership } from '../team/departures';
+import { displayNameTaken, requireFreeDisplayName } from '../users/display-names';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import {
   countActiveAdmins,
@@ -56,12 +59,16 @@ export class AccountService {
         const photoURL = stagedThumbnail
           ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
           : undefined;
+        if (change.displayName !== undefined) {
+          await requireFreeDisplayName(trx, change.displayName, viewer.uid);
+        }
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
         return this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]);
       });
     } catch (error) {
       await thumbnails.discard(staged);
-      throw error;
+      // Another account took the name between the check and the write.
+      throw isUniqueViolation(error) ? displayNameTaken() : error;
     }
     await this.deps.changes.publish(unpublished);
     if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
@@ -132,7 +139,9 @@ export class AccountService {
       if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw new AppError('conflict', messages.lastAdmin);
       }
-      await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, nowIso());
+      const now = nowIso();
+      await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, now);
+      await endMembership(trx, viewer.uid, now);
       return {
         ended: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid)),
         unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]),

@@ -16,7 +16,7 @@ import { AppError, notFound, tooManyRequests } from '../core/app-error';
 import { newSecretToken } from '../core/ids';
 import type { Logger } from '../core/logger';
 import { nowIso } from '../core/time';
-import { requireAdmin } from '../team/admin-rules';
+import { lockAsActiveAdmin, requireAdmin } from '../team/admin-rules';
 import { findMember, findUserByEmailKey, updatePasswordHash } from '../users/users-repository';
 import type { Mailer } from './mailer';
 import {
@@ -62,7 +62,7 @@ export class PasswordResetService {
     const member = await findMember(this.deps.db, memberId);
     if (!member) throw notFound(messages.memberNotFound);
     const token = newSecretToken();
-    const expiresAt = await this.storeToken(memberId, hashToken(token));
+    const expiresAt = await this.storeToken(memberId, hashToken(token), viewer.uid);
     return { url: resetUrl(this.deps.publicUrl ?? '', token), expiresAt };
   }
 
@@ -138,13 +138,17 @@ export class PasswordResetService {
     await this.deps.auth.sessionsEnded(ended);
   }
 
-  /** Voids the user's older links, stores this one's hash and returns when it expires. */
-  private async storeToken(userId: string, tokenHash: string): Promise<string> {
+  /**
+   * Voids the user's older links, stores this one's hash and returns when it expires. `madeBy`: the admin
+   * who made it, whose demotion voids it (decision 046); null for an emailed link.
+   */
+  private async storeToken(userId: string, tokenHash: string, madeBy: string | null = null): Promise<string> {
     const now = nowIso();
     const expiresAt = new Date(Date.parse(now) + PASSWORD_RESET_TTL_MS).toISOString();
     await this.deps.db.transaction().execute(async (trx) => {
+      if (madeBy) await lockAsActiveAdmin(trx, madeBy);
       await voidPasswordResetsOf(trx, userId, now);
-      await insertPasswordReset(trx, { tokenHash, userId, expiresAt, now });
+      await insertPasswordReset(trx, { tokenHash, userId, expiresAt, now, createdBy: madeBy });
     });
     return expiresAt;
   }

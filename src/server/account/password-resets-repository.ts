@@ -5,7 +5,7 @@ export type PasswordResetRow = Selectable<Database['password_resets']>;
 
 export async function insertPasswordReset(
   db: Kysely<Database>,
-  reset: { tokenHash: string; userId: string; expiresAt: string; now: string },
+  reset: { tokenHash: string; userId: string; expiresAt: string; now: string; createdBy: string | null },
 ): Promise<void> {
   await db
     .insertInto('password_resets')
@@ -15,6 +15,7 @@ export async function insertPasswordReset(
       expires_at: reset.expiresAt,
       used_at: null,
       created_at: reset.now,
+      created_by: reset.createdBy,
     })
     .execute();
 }
@@ -54,6 +55,20 @@ export async function voidPasswordResetsOf(db: Kysely<Database>, userId: string,
     .updateTable('password_resets')
     .set({ used_at: now })
     .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Voids the unused links `adminId` made for members (decision 046); emailed ones have no maker. */
+export async function voidPasswordResetsMadeBy(
+  db: Kysely<Database>,
+  adminId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('created_by', '=', adminId)
     .where('used_at', 'is', null)
     .execute();
 }

@@ -16,6 +16,10 @@ const SignupFormSchema = z.object({
     format: 'binary',
     description: 'Raster image (PNG, JPEG, GIF, WebP, BMP, AVIF), at most 100000 bytes',
   }),
+  invitation: z.optional(z.string()).meta({ description: 'The token of an invitation link' }),
+  setup: z
+    .optional(z.string())
+    .meta({ description: 'The token of the setup link the server logs while an install has no account' }),
 });
 
 export const authRouteDocs = describeRoutes([
@@ -29,7 +33,15 @@ export const authRouteDocs = describeRoutes([
     caller: 'anyone',
     body: { contentType: 'multipart/form-data', schema: SignupFormSchema },
     response: { status: 201, description: 'Signed in', schema: AuthResultSchema },
-    errors: ['forbidden', 'email-already-in-use', 'too-many-requests', 'signup-failed'],
+    errors: [
+      'forbidden',
+      'not-found',
+      'gone',
+      'email-already-in-use',
+      'conflict',
+      'too-many-requests',
+      'signup-failed',
+    ],
   },
   {
     method: 'POST',

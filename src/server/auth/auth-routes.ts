@@ -24,7 +24,7 @@ interface Deps {
   publicUrl: string | undefined;
 }
 
-const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName', 'invitation']);
+const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName', 'invitation', 'setup']);
 
 export function registerAuthRoutes(
   app: FastifyInstance,
@@ -88,12 +88,13 @@ function parseSignupForm({ fields, thumbnail }: ProfileForm): Omit<SignupInput, 
   });
   if (thumbnailProblem) problems.thumbnail = thumbnailProblem;
   if (!parsed.success || !thumbnail || thumbnailProblem) throw invalidArgument(problems);
-  const invitation =
-    typeof fields.invitation === 'string' && fields.invitation ? fields.invitation : undefined;
+  const token = (name: string) =>
+    typeof fields[name] === 'string' && fields[name] ? fields[name] : undefined;
   return {
     fields: parsed.data,
     thumbnail: { bytes: thumbnail.bytes, fileName: thumbnail.fileName },
-    invitation,
+    invitation: token('invitation'),
+    setup: token('setup'),
   };
 }
 

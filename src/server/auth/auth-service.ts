@@ -10,7 +10,14 @@ import type { Change, ChangeBus } from '../live/change-bus';
 import type { SignupPolicyService } from '../team/signup-policy-service';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../core/ids';
-import { claimOwnership, findUserByEmailKey, insertUser, touchUserActivity } from '../users/users-repository';
+import { displayNameTaken, requireFreeDisplayName } from '../users/display-names';
+import {
+  claimOwnership,
+  findUserByEmailKey,
+  insertUser,
+  isDisplayNameTaken,
+  touchUserActivity,
+} from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
@@ -27,6 +34,8 @@ export interface SignupInput {
   thumbnail: ThumbnailUpload;
   /** The invitation link's token, when the form came through one. */
   invitation: string | undefined;
+  /** The setup link's token (first admin under an invitation-only policy), when the form came through one. */
+  setup?: string | undefined;
   /** The browser's User-Agent: the account's sessions list names the device by it. */
   userAgent: string;
 }
@@ -67,13 +76,14 @@ export class AuthService {
    * nothing (docs/product-spec.md#flaw-8): bytes are staged first, every row is written in one transaction, and
    * the staged bytes are removed if anything fails.
    */
-  async signUp({ fields, thumbnail, invitation, userAgent }: SignupInput): Promise<SignedIn> {
+  async signUp({ fields, thumbnail, invitation, setup, userAgent }: SignupInput): Promise<SignedIn> {
     const { email, password, displayName } = fields;
     const emailKey = email.toLowerCase();
     const { db, thumbnails, signupPolicy } = this.deps;
     // Refused signups stop here, before any byte is stored.
-    const admission = await signupPolicy.admit(email, invitation);
+    const admission = await signupPolicy.admit(email, invitation, setup);
     if (await findUserByEmailKey(db, emailKey)) throw emailInUse();
+    await requireFreeDisplayName(db, displayName, null);
 
     const passwordHash = await (this.deps.hashPassword ?? hashPassword)(password);
     const uid = newId();
@@ -102,7 +112,11 @@ export class AuthService {
       return this.signedIn(user, sessionToken);
     } catch (error) {
       await thumbnails.discard(staged);
-      if (isUniqueViolation(error)) throw emailInUse();
+      if (isUniqueViolation(error)) {
+        // Two signups raced for one address or one name: the index said no, the lookups say which.
+        if (await isDisplayNameTaken(db, displayName, null)) throw displayNameTaken();
+        throw emailInUse();
+      }
       // A full disk or the database away: the error handler answers 507 / 503, which say to retry later.
       if (error instanceof AppError || faultOf(error)) throw error;
       this.deps.log.error({ err: error }, 'signup failed');

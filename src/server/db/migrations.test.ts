@@ -75,3 +75,38 @@ describe('0013_search', () => {
     expect(await commentHits('"premiere"')).toBe(0);
   });
 });
+
+describe('0022_admin_links_and_name_keys', () => {
+  it('keeps the earliest of lookalike names and numbers the later ones, so the unique key fits', async () => {
+    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
+    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
+    expect((await migrator.migrateTo('0021_notification_jobs')).error).toBeUndefined();
+    const users: [string, string, string][] = [
+      ['u1', 'Team Admin', '2024-01-01T00:00:00.000Z'],
+      ['u2', 'team  ADMIN', '2024-01-02T00:00:00.000Z'],
+      ['u3', 'Ｔｅａｍ Ａｄｍｉｎ', '2024-01-03T00:00:00.000Z'],
+      ['u4', 'Someone Else', '2024-01-04T00:00:00.000Z'],
+      ['u5', 'x'.repeat(60), '2024-01-05T00:00:00.000Z'],
+      ['u6', 'X'.repeat(60), '2024-01-06T00:00:00.000Z'],
+    ];
+    for (const [id, name, createdAt] of users) {
+      await sql`insert into users (id, email, email_key, password_hash, display_name, photo_url, created_at, updated_at)
+        values (${id}, ${`${id}@example.com`}, ${`${id}@example.com`}, 'x', ${name}, '', ${createdAt}, ${createdAt})`.execute(
+        db,
+      );
+    }
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const rows = await sql<{ id: string; display_name: string; name_key: string }>`
+      select id, display_name, name_key from users order by id`.execute(db);
+    expect(rows.rows.map((row) => [row.id, row.display_name, row.name_key])).toEqual([
+      ['u1', 'Team Admin', 'team admin'],
+      ['u2', 'team  ADMIN (2)', 'team admin (2)'],
+      ['u3', 'Ｔｅａｍ Ａｄｍｉｎ (3)', 'team admin (3)'],
+      ['u4', 'Someone Else', 'someone else'],
+      ['u5', 'x'.repeat(60), 'x'.repeat(60)],
+      ['u6', `${'X'.repeat(56)} (2)`, `${'x'.repeat(56)} (2)`],
+    ]);
+  });
+});

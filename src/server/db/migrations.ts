@@ -1,5 +1,5 @@
 import { sql, type CreateTableBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { nameSearchKey } from '../../common';
+import { DISPLAY_NAME_MAX_LENGTH, displayNameKey, nameSearchKey } from '../../common';
 import type { DialectName } from './schema';
 
 /**
@@ -467,7 +467,38 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/decisions/046-members-who-leave.md: a reset link an admin made remembers the admin, so it dies with
+    // their role; no two accounts share a display name's key (the earlier account keeps the name).
+    '0022_admin_links_and_name_keys': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('password_resets').addColumn('created_by', 'text').execute();
+        await db.schema.alterTable('users').addColumn('name_key', 'text').execute();
+        await renameDuplicateDisplayNames(db);
+        // Deleted accounts share a placeholder name and hold no key; NULLs never collide in either engine.
+        await db.schema.createIndex('users_name_key').on('users').column('name_key').unique().execute();
+      },
+    },
   };
+}
+
+/**
+ * Fills `users.name_key`. Of accounts whose names have one key, the earliest keeps its name and each later
+ * one is shown as "Name (2)", "Name (3)"… so nobody already posing as another member keeps doing so.
+ */
+async function renameDuplicateDisplayNames(db: Kysely<unknown>): Promise<void> {
+  const users = await sql<{ id: string; display_name: string }>`
+    select id, display_name from users where status <> 'deleted' order by created_at, id`.execute(db);
+  const taken = new Set<string>();
+  for (const user of users.rows) {
+    let name = user.display_name;
+    for (let copy = 2; taken.has(displayNameKey(name)); copy++) {
+      const suffix = ` (${copy})`;
+      name = `${user.display_name.slice(0, DISPLAY_NAME_MAX_LENGTH - suffix.length).trimEnd()}${suffix}`;
+    }
+    taken.add(displayNameKey(name));
+    await sql`update users set display_name = ${name}, search_name = ${nameSearchKey(name)},
+      name_key = ${displayNameKey(name)} where id = ${user.id}`.execute(db);
+  }
 }
 
 /**

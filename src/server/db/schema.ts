@@ -14,6 +14,8 @@ export interface UsersTable {
   display_name: string;
   /** `nameSearchKey(display_name)`: what "Assign to" searches. */
   search_name: string;
+  /** `displayNameKey(display_name)`, unique: no member can take another's name; null once deleted. */
+  name_key: string | null;
   photo_url: string;
   online: number;
   /** 'admin' or 'member' (docs/decisions/018-team-roles.md). */
@@ -61,6 +63,8 @@ interface PasswordResetsTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+  /** The admin who made the link for a member (voided when they stop being an admin); null when emailed. */
+  created_by: string | null;
 }
 
 interface SettingsTable {
@@ -178,6 +182,7 @@ interface NotificationEmailsTable {
   /** An instance sending it holds it until then (real time); a crash lets another retry after. */
   claimed_until: string | null;
   attempts: Generated<number>;
+  /** Sent then, or dropped then: its recipient was deactivated or deleted (decision 046). */
   sent_at: string | null;
 }
 

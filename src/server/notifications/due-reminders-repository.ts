@@ -16,7 +16,8 @@ export interface DueReminderDays {
  * Creates one kind's reminders for every open project it applies to, for its creator and assignees, in one
  * statement. The dedupe key `kind:project:user:due_date` is UNIQUE, so `on conflict do nothing` makes a
  * second tick, a second instance or a restart create nothing again; a moved due date reminds once more.
- * Members who turned the kind off in the app get none. Returns the users who got a new notification.
+ * Members who turned the kind off in the app get none, nor do deactivated or deleted accounts (decision 046).
+ * Returns the users who got a new notification.
  */
 export async function insertDueReminders(
   db: Kysely<Database>,
@@ -31,10 +32,12 @@ export async function insertDueReminders(
   const candidates = db
     .selectFrom(members.as('m'))
     .innerJoin('projects as p', 'p.id', 'm.project_id')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
     .leftJoin('notification_preferences as pref', (join) =>
       join.onRef('pref.user_id', '=', 'm.user_id').on('pref.kind', '=', sql.lit(kind)),
     )
     .where('p.completed_at', 'is', null)
+    .where('u.status', '=', 'active')
     .where(
       'p.due_date',
       kind === 'due_tomorrow' ? '=' : '<',

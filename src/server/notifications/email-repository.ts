@@ -19,8 +19,9 @@ export interface EmailCandidate {
 }
 
 /**
- * Notifications after the watermark (less the rescan window) whose recipient wants them by email and that
- * are not in the outbox yet, up to `limit`; and the `seq` the watermark may move to once they are queued.
+ * Notifications after the watermark (less the rescan window) whose recipient is an active member who wants
+ * them by email and that are not in the outbox yet, up to `limit`; and the `seq` the watermark may move to
+ * once they are queued. A deactivated or deleted account gets nothing (decision 046).
  */
 export async function findEmailCandidates(
   db: Kysely<Database>,
@@ -37,8 +38,10 @@ export async function findEmailCandidates(
     .innerJoin('notification_preferences as pref', (join) =>
       join.onRef('pref.user_id', '=', 'n.user_id').onRef('pref.kind', '=', 'n.kind'),
     )
+    .innerJoin('users as recipient', 'recipient.id', 'n.user_id')
     .leftJoin('notification_emails as queued', 'queued.notification_id', 'n.id')
     .select(['n.id', 'n.user_id', 'n.seq', 'pref.email'])
+    .where('recipient.status', '=', 'active')
     .where('n.seq', '>', watermark - RESCAN_WINDOW)
     .where('n.seq', '<=', newestSeq)
     .where('pref.email', 'in', ['immediate', 'digest'])
@@ -173,6 +176,7 @@ export interface MailableNotification {
   email: string | null;
 }
 
+/** The claimed notifications that may still be mailed: their recipient is an active member (decision 046). */
 export async function findMailableNotifications(
   db: Kysely<Database>,
   notificationIds: string[],
@@ -200,6 +204,7 @@ export async function findMailableNotifications(
       'pref.email',
     ])
     .where('n.id', 'in', notificationIds)
+    .where('u.status', '=', 'active')
     .orderBy('n.seq')
     .execute();
   return rows.map((row) => ({
@@ -215,6 +220,41 @@ export async function findMailableNotifications(
     recipientName: row.user_name,
     email: row.email,
   }));
+}
+
+/**
+ * Inside the transaction that deactivates, deletes or reactivates `userId`: nothing mailed so far will ever
+ * be (decision 046). Every notification of theirs a later scan could still see (inside the rescan window)
+ * gets an outbox row, and their unsent rows are marked done: a reactivated member is mailed only what
+ * comes after.
+ */
+export async function dropQueuedEmails(db: Kysely<Database>, userId: string, now: string): Promise<void> {
+  const watermark = Number((await findSetting(db, WATERMARK_KEY)) ?? 0);
+  await db
+    .insertInto('notification_emails')
+    .columns(['notification_id', 'user_id', 'batch_key', 'digest_day', 'created_at', 'sent_at'])
+    .expression(
+      db
+        .selectFrom('notifications as n')
+        .select([
+          'n.id',
+          'n.user_id',
+          sql<string>`${sql.lit('dropped:')} || n.id`.as('batch_key'),
+          sql<null>`null`.as('digest_day'),
+          sql<string>`cast(${now} as text)`.as('created_at'),
+          sql<string>`cast(${now} as text)`.as('sent_at'),
+        ])
+        .where('n.user_id', '=', userId)
+        .where('n.seq', '>', watermark - RESCAN_WINDOW),
+    )
+    .onConflict((conflict) => conflict.column('notification_id').doNothing())
+    .execute();
+  await db
+    .updateTable('notification_emails')
+    .set({ sent_at: now, claimed_until: null })
+    .where('user_id', '=', userId)
+    .where('sent_at', 'is', null)
+    .execute();
 }
 
 /** Turns one kind's email off for a user, keeping their in-app choice (no row yet: in-app stays on). */

@@ -84,3 +84,17 @@ export async function consumeInvitation(db: Kysely<Database>, id: string, now: s
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Revokes every invitation `adminId` made that is not revoked yet (decision 046). */
+export async function revokeInvitationsMadeBy(
+  db: Kysely<Database>,
+  adminId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ revoked_at: now })
+    .where('created_by', '=', adminId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

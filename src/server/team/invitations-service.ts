@@ -14,7 +14,7 @@ import type { Database } from '../db/schema';
 import { AppError, notFound } from '../core/app-error';
 import { newId, newSecretToken } from '../core/ids';
 import { nowIso } from '../core/time';
-import { requireAdmin } from './admin-rules';
+import { lockAsActiveAdmin, requireAdmin } from './admin-rules';
 import {
   consumeInvitation,
   findInvitation,
@@ -77,14 +77,18 @@ export class InvitationsService {
     const id = newId();
     const now = nowIso();
     const days = Math.min(input.expiresInDays, INVITATION_MAX_DAYS);
-    await insertInvitation(this.deps.db, {
-      id,
-      tokenHash: hashToken(token),
-      email: input.email ? input.email : null,
-      maxUses: input.maxUses,
-      expiresAt: new Date(Date.parse(now) + days * DAY_MS).toISOString(),
-      createdBy: viewer.uid,
-      now,
+    // Under the admin lock: the maker is still an admin, and a demotion after this revokes it (decision 046).
+    await this.deps.db.transaction().execute(async (trx) => {
+      await lockAsActiveAdmin(trx, viewer.uid);
+      await insertInvitation(trx, {
+        id,
+        tokenHash: hashToken(token),
+        email: input.email ? input.email : null,
+        maxUses: input.maxUses,
+        expiresAt: new Date(Date.parse(now) + days * DAY_MS).toISOString(),
+        createdBy: viewer.uid,
+        now,
+      });
     });
     const row = await findInvitation(this.deps.db, id);
     if (!row) throw notFound();

@@ -5,18 +5,19 @@ import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../live/change-bus';
-import { AppError, forbidden, invalidArgument, notFound } from '../core/app-error';
+import { AppError, invalidArgument, notFound } from '../core/app-error';
+import { dropQueuedEmails } from '../notifications/email-repository';
 import { nowIso } from '../core/time';
 import {
   countActiveAdmins,
   findMember,
   findUserById,
   listMembers,
-  lockAdminChanges,
   setUserRole,
   setUserStatus,
 } from '../users/users-repository';
-import { requireAdmin } from './admin-rules';
+import { lockAsActiveAdmin, requireAdmin } from './admin-rules';
+import { endLinksMadeBy, endMembership } from './departures';
 
 const lastAdmin = (): AppError => new AppError('conflict', messages.lastAdmin);
 
@@ -38,7 +39,7 @@ function decodeCursor(cursor: string): { displayName: string; id: string } {
 
 /**
  * What admins do to accounts (docs/decisions/018-team-roles.md). Every change to who is an admin runs
- * under `lockAdminChanges` and re-reads the acting admin inside it, so of two admins demoting each other
+ * under `lockAsActiveAdmin`, which re-reads the acting admin inside the admin lock, so of two admins demoting each other
  * at the same moment the second finds it is no longer an admin: one admin always remains.
  */
 export class MembersService {
@@ -67,14 +68,19 @@ export class MembersService {
       if (role === 'member' && target.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw lastAdmin();
       }
-      await setUserRole(trx, memberId, role, nowIso());
+      const now = nowIso();
+      await setUserRole(trx, memberId, role, now);
+      if (role === 'member') await endLinksMadeBy(trx, memberId, now);
       return this.memberChangedAtCommit(trx, memberId);
     });
     await this.deps.changes.publish(unpublished);
     return this.member(memberId);
   }
 
-  /** The member cannot sign in; every session ends now, and their open tabs are signed out live. */
+  /**
+   * The member cannot sign in; every session ends now, and their open tabs are signed out live. Their
+   * queued emails are dropped and the links they made as an admin stop working, in the same transaction.
+   */
   async deactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
     if (memberId === viewer.uid) throw new AppError('forbidden', messages.cannotDeactivateSelf);
@@ -84,7 +90,9 @@ export class MembersService {
         return { endedSessions: { sessionHashes: [], unpublished: [] }, unpublished: [] };
       }
       if (target.role === 'admin' && (await countActiveAdmins(trx)) <= 1) throw lastAdmin();
-      await setUserStatus(trx, memberId, 'deactivated', nowIso());
+      const now = nowIso();
+      await setUserStatus(trx, memberId, 'deactivated', now);
+      await endMembership(trx, memberId, now);
       return {
         endedSessions: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, memberId)),
         unpublished: await this.memberChangedAtCommit(trx, memberId),
@@ -95,12 +103,18 @@ export class MembersService {
     return this.member(memberId);
   }
 
+  /**
+   * The member may sign in again. Nothing from before is mailed: notifications that came while they were
+   * away are marked done with the rest (decision 046). Links they made as an admin stay revoked.
+   */
   async reactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
     const unpublished = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
       if (target.status !== 'deactivated') return [];
-      await setUserStatus(trx, memberId, 'active', nowIso());
+      const now = nowIso();
+      await setUserStatus(trx, memberId, 'active', now);
+      await dropQueuedEmails(trx, memberId, now);
       return this.memberChangedAtCommit(trx, memberId);
     });
     await this.deps.changes.publish(unpublished);
@@ -117,9 +131,7 @@ export class MembersService {
 
   /** Takes the admin lock, checks the actor is still an active admin, and reads the target (404 if none). */
   private async lockedTarget(trx: Kysely<Database>, viewer: Viewer, memberId: string) {
-    await lockAdminChanges(trx);
-    const actor = await findUserById(trx, viewer.uid);
-    if (actor?.role !== 'admin' || actor.status !== 'active') throw forbidden();
+    await lockAsActiveAdmin(trx, viewer.uid);
     const target = await findUserById(trx, memberId);
     if (!target || target.status === 'deleted') throw notFound(messages.memberNotFound);
     return target;

@@ -1,17 +1,29 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { emailInDomains, messages, SignupPolicySchema, type SignupPolicy } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { findSetting, putSetting } from '../db/settings-repository';
 import { AppError } from '../core/app-error';
+import { newSecretToken } from '../core/ids';
+import type { Logger } from '../core/logger';
+import { nowIso } from '../core/time';
 import { requireAdmin } from './admin-rules';
 import type { InvitationsService } from './invitations-service';
+import { deleteSetupTokens, insertSetupToken, setupTokenExists } from './setup-tokens-repository';
 
 const POLICY_KEY = 'signup_policy';
+/** Set by the install's first signup, which becomes its first admin (`claimOwnership`). */
+const OWNER_KEY = 'owner';
 
-/** Whether a signup may go ahead, and the invitation it will use up (in the signup's transaction). */
+const hashSetupToken = (token: string): string =>
+  createHash('sha256').update(`setup:${token}`).digest('base64url');
+
+/** Whether a signup may go ahead, and what it uses up in the signup's transaction. */
 export interface Admission {
   invitationId: string | null;
+  /** The hash of the setup link's token (first admin under an invitation-only policy). */
+  setupTokenHash?: string;
 }
 
 /**
@@ -47,8 +59,36 @@ export class SignupPolicyService {
     return policy;
   }
 
-  /** Throws a 403 (policy) or 410/404/403 (invitation) that says why; nothing is written. */
-  async admit(email: string, invitationToken: string | undefined): Promise<Admission> {
+  /**
+   * The first admin's way in when sign-up is by invitation only (docs/decisions/046-members-who-leave.md):
+   * while nobody has signed up, every start logs a link that admits one signup under any policy. Only its
+   * hash is stored; the link is on PUBLIC_URL, or relative when that is not set, never on a request's host.
+   */
+  async logSetupLinkIfNeeded(publicUrl: string | undefined, log: Logger): Promise<void> {
+    const { db } = this.deps;
+    if ((await this.current()).mode !== 'invitation' || (await findSetting(db, OWNER_KEY)) !== null) return;
+    const token = newSecretToken();
+    await insertSetupToken(db, hashSetupToken(token), nowIso());
+    log.warn(
+      { setupLink: `${publicUrl ?? ''}/signup?setup=${encodeURIComponent(token)}` },
+      'No account yet and sign-up is by invitation only: open setupLink to create the first admin (it works once)',
+    );
+  }
+
+  /** Throws a 403 (policy) or 410/404/403 (invitation or setup link) that says why; nothing is written. */
+  async admit(
+    email: string,
+    invitationToken: string | undefined,
+    setupToken?: string | undefined,
+  ): Promise<Admission> {
+    if (setupToken) {
+      const setupTokenHash = hashSetupToken(setupToken);
+      const usable =
+        (await findSetting(this.deps.db, OWNER_KEY)) === null &&
+        (await setupTokenExists(this.deps.db, setupTokenHash));
+      if (!usable) throw new AppError('gone', messages.setupLinkInvalid);
+      return { invitationId: null, setupTokenHash };
+    }
     if (invitationToken) {
       const invitation = await this.deps.invitations.usableFor(invitationToken, email);
       return { invitationId: invitation.id };
@@ -61,8 +101,17 @@ export class SignupPolicyService {
     return { invitationId: null };
   }
 
-  /** Inside the signup's transaction: uses up the invitation, or throws if it was used up meanwhile. */
+  /**
+   * Inside the signup's transaction: uses up the invitation, or the setup link together with every other
+   * one (an install has one first admin); throws if it was used up meanwhile.
+   */
   async consume(trx: Kysely<Database>, admission: Admission): Promise<void> {
     if (admission.invitationId) await this.deps.invitations.consume(trx, admission.invitationId);
+    if (admission.setupTokenHash) {
+      const usedUp = !(await deleteSetupTokens(trx, admission.setupTokenHash));
+      if (usedUp || (await findSetting(trx, OWNER_KEY)) !== null) {
+        throw new AppError('gone', messages.setupLinkInvalid);
+      }
+    }
   }
 }

@@ -38,7 +38,8 @@ async function signUpWith(
     client.auth.signUp({
       email: input.email ?? uniqueEmail('joiner'),
       password: 'correct horse battery',
-      displayName: 'Joiner',
+      // Each joiner a name of their own: no two accounts may share one.
+      displayName: `Joiner ${Math.random().toString(36).slice(2, 8)}`,
       thumbnail: avatar(),
       fileName: 'avatar.png',
       ...(input.invitation ? { invitation: input.invitation } : {}),

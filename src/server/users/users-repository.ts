@@ -1,5 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { nameSearchKey, type Member, type Role, type UserProfile, type UserRef } from '../../common';
+import {
+  displayNameKey,
+  nameSearchKey,
+  type Member,
+  type Role,
+  type UserProfile,
+  type UserRef,
+} from '../../common';
 import type { AccountStatus, Database, UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -65,6 +72,17 @@ export async function findUserProfile(db: Kysely<Database>, id: string): Promise
 
 export const findUserByEmailKey = async (db: Kysely<Database>, emailKey: string) =>
   (await db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst()) ?? null;
+
+/** Whether an account other than `exceptId` goes by `displayName` (`displayNameKey`, decision 046). */
+export async function isDisplayNameTaken(
+  db: Kysely<Database>,
+  displayName: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  let select = db.selectFrom('users').select('id').where('name_key', '=', displayNameKey(displayName));
+  if (exceptId) select = select.where('id', '!=', exceptId);
+  return (await select.executeTakeFirst()) !== undefined;
+}
 
 export const findUserById = async (db: Kysely<Database>, id: string): Promise<UserRow | null> =>
   (await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
@@ -133,7 +151,11 @@ export async function updateUserProfile(
     .set({
       ...(profile.displayName === undefined
         ? {}
-        : { display_name: profile.displayName, search_name: nameSearchKey(profile.displayName) }),
+        : {
+            display_name: profile.displayName,
+            search_name: nameSearchKey(profile.displayName),
+            name_key: displayNameKey(profile.displayName),
+          }),
       ...(profile.photoURL === undefined ? {} : { photo_url: profile.photoURL }),
       updated_at: now,
     })
@@ -174,6 +196,7 @@ export async function eraseUser(
       password_hash: '',
       display_name: placeholder.displayName,
       search_name: nameSearchKey(placeholder.displayName),
+      name_key: null,
       photo_url: placeholder.photoURL,
       online: 0,
       updated_at: now,
@@ -286,6 +309,7 @@ export async function insertUser(
       password_hash: user.passwordHash,
       display_name: user.displayName,
       search_name: nameSearchKey(user.displayName),
+      name_key: displayNameKey(user.displayName),
       photo_url: user.photoURL,
       online: 1,
       role: user.role,

@@ -47,6 +47,10 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
         </p>
       )}
       {!invitations && !loadError && <p className="loading">{messages.loading}</p>}
+      <p className="admin-hint">
+        An invitation works only while the admin who made it is an admin: it is revoked when they are made a
+        member, deactivated or delete their account.
+      </p>
       {invitations && invitations.length === 0 && <p>No invitations yet.</p>}
       <div className="error-region" role="alert">
         {error && <p className="error">{error}</p>}

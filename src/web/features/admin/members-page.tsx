@@ -27,11 +27,20 @@ function runAction(member: Member, action: Exclude<MemberAction, 'reset'>): Prom
   return member.status === 'active' ? dojo.admin.deactivate(member.id) : dojo.admin.reactivate(member.id);
 }
 
-function describe(member: Member, action: Exclude<MemberAction, 'reset'>): string {
-  if (action === 'role')
-    return `${member.displayName} is now ${member.role === 'admin' ? 'an admin' : 'a member'}.`;
-  return `${member.displayName} is ${member.status === 'active' ? 'reactivated' : 'deactivated'}.`;
+/** Said after the change: `before` is the row as it was, `after` as the server answered. */
+function describe(before: Member, after: Member, action: Exclude<MemberAction, 'reset'>): string {
+  const done =
+    action === 'role'
+      ? `${after.displayName} is now ${after.role === 'admin' ? 'an admin' : 'a member'}.`
+      : `${after.displayName} is ${after.status === 'active' ? 'reactivated' : 'deactivated'}.`;
+  return endsAdminLinks(before, action)
+    ? `${done} Invitations and reset links made by ${after.displayName} no longer work.`
+    : done;
 }
+
+/** Whether the action takes an admin's role away, and with it the links they made (decision 046). */
+const endsAdminLinks = (member: Member, action: Exclude<MemberAction, 'reset'>): boolean =>
+  member.role === 'admin' && (action === 'role' || member.status === 'active');
 
 /** Everyone with an account: roles, deactivation and reset links (admins only). */
 export function MembersPage() {
@@ -68,7 +77,7 @@ export function MembersPage() {
       } else {
         const updated = await runAction(member, action);
         list.update((rows) => rows.map((row) => (row.id === updated.id ? updated : row)));
-        setStatus(describe(updated, action));
+        setStatus(describe(member, updated, action));
       }
     } catch (caught) {
       setActionError(errorMessage(caught));
@@ -114,6 +123,10 @@ export function MembersPage() {
           </p>
         </div>
       )}
+      <p className="admin-hint">
+        When an admin is made a member, deactivated or deletes their account, the invitations and reset links
+        they made stop working.
+      </p>
       {list.isPending && <p className="loading">{messages.loading}</p>}
       {members && members.length === 0 && <p>No members match this search.</p>}
       {members && members.length > 0 && (

@@ -45,8 +45,10 @@ export function SignupPage() {
   const [searchParams] = useSearchParams();
   const invitationToken = searchParams.get('invitation') || null;
   const invitation = useInvitation(invitationToken);
+  // The link the server logs for the first admin of an invitation-only install (docs/deploy.md).
+  const setupToken = searchParams.get('setup') || null;
   const options = useAuthOptions();
-  const { signup, uploadProgress } = useSignup(invitationToken);
+  const { signup, uploadProgress } = useSignup(invitationToken, setupToken);
   const [typedEmail, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -84,7 +86,12 @@ export function SignupPage() {
           {invitation.message}
         </p>
       )}
-      {invitation.status === 'none' && options?.signupPolicy.mode === 'invitation' && (
+      {setupToken && (
+        <p className="auth-note" role="status">
+          Create the first admin account of this team.
+        </p>
+      )}
+      {!setupToken && invitation.status === 'none' && options?.signupPolicy.mode === 'invitation' && (
         <p className="auth-note">{messages.signupInvitationOnly}</p>
       )}
       <CredentialFields
