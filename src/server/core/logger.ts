@@ -34,7 +34,8 @@ const ERRORS_QUOTING_THE_PATH = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_L
  * The server's logger options. Secrets travel in URLs (reset and invitation tokens in paths, download,
  * unsubscribe and upload tokens in queries), so no log line holds a request's URL as it came: a request is
  * logged by its route's pattern (`/api/invitations/:token`), a request no route matched by the words of our
- * own routes (anything else is `*`), and every query value is `[redacted]` but for a few protocol words.
+ * own routes (anything else is `*`, also in what a route's wildcard matched), and every query value is
+ * `[redacted]` but for a few protocol words.
  * Errors that carry the request's bytes or quote its path lose them. This is the one place that knows;
  * nothing else in the server logs a URL (docs/decisions/044-secrets-out-of-logs-and-backups.md).
  */
@@ -78,13 +79,28 @@ function staticSegmentsOf(patterns: string[]): string[] {
 
 function loggedUrl(request: FastifyRequest, knownSegments: ReadonlySet<string>): string {
   const [path = '', query] = splitOnce(request.url, '?');
-  const pattern =
-    request.routeOptions.url ??
-    path
-      .split('/')
-      .map((segment) => (segment === '' || knownSegments.has(segment) ? segment : UNKNOWN_SEGMENT))
-      .join('/');
+  const pattern = loggedPath(request, path, knownSegments);
   return query === undefined ? pattern : `${pattern}?${redactedQuery(query)}`;
+}
+
+/**
+ * The route's pattern; what a wildcard stands for (the web build's files, which also catch every path no
+ * other route matches, and storage object names) and a path no route matched, in known words only.
+ */
+function loggedPath(request: FastifyRequest, path: string, knownSegments: ReadonlySet<string>): string {
+  const pattern = request.routeOptions.url;
+  if (pattern === undefined) return inKnownWords(path, knownSegments);
+  const wildcard = (request.params as Record<string, unknown> | undefined)?.['*'];
+  return pattern.endsWith('*') && typeof wildcard === 'string'
+    ? `${pattern.slice(0, -1)}${inKnownWords(wildcard, knownSegments)}`
+    : pattern;
+}
+
+function inKnownWords(path: string, knownSegments: ReadonlySet<string>): string {
+  return path
+    .split('/')
+    .map((segment) => (segment === '' || knownSegments.has(segment) ? segment : UNKNOWN_SEGMENT))
+    .join('/');
 }
 
 function redactedQuery(query: string): string {

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tomorrow, newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { makePng, postJson, uniqueEmail } from '../../../test/support/fixtures';
 import { rawExchange } from '../../../test/support/raw-http';
 import { SmtpInbox } from '../../../test/support/smtp-inbox';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { objectUrl, putObject } from '../storage/testing/storage-http';
+import { objectUrl, putObject, startSession, uploadCommand } from '../storage/testing/storage-http';
 
 /** Every line the server logs, at the most verbose level. */
 const log: string[] = [];
@@ -15,11 +18,16 @@ let server: TestServer;
 let admin: SignedInClient;
 let member: SignedInClient;
 let forgetful: SignedInClient;
+let webRoot: string;
 
 beforeAll(async () => {
   inbox = await SmtpInbox.start();
+  // A web build, so that the app's pages and every unmatched path go through its routes, as in production.
+  webRoot = await mkdtemp(path.join(os.tmpdir(), 'dojo-web-'));
+  await writeFile(path.join(webRoot, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
   server = await startTestServer({
     configOverrides: {
+      webRoot,
       logLevel: 'trace',
       smtpUrl: inbox.url,
       publicUrl: 'http://dojo.test',
@@ -37,6 +45,7 @@ afterAll(async () => {
   forgetful?.client.close();
   await server?.stop();
   await inbox?.stop();
+  if (webRoot) await rm(webRoot, { recursive: true, force: true });
 });
 
 /** A made-up token, as long and as random as a real one. */
@@ -76,7 +85,7 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
   const resetLink = new URL(/https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(resetMail.text ?? '')![0]);
   const resetToken = resetLink.searchParams.get('token')!;
   secrets.push(resetToken);
-  expect((await fetch(`${server.url}${resetLink.pathname}${resetLink.search}`)).status).toBe(404); // no web build
+  expect((await fetch(`${server.url}${resetLink.pathname}${resetLink.search}`)).status).toBe(200);
   expect((await fetch(`${server.url}/api/auth/password-reset/${resetToken}`)).status).toBe(200);
   await anonymous.access.resetPassword({ token: resetToken, password: 'a fresh new secret' });
   expect((await fetch(`${server.url}/api/auth/password-reset/${resetToken}`)).status).toBe(410);
@@ -86,7 +95,7 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
   const invitation = new URL(invitationUrl);
   const invitationToken = invitation.searchParams.get('invitation')!;
   secrets.push(invitationToken);
-  expect((await fetch(`${server.url}${invitation.pathname}${invitation.search}`)).status).toBe(404);
+  expect((await fetch(`${server.url}${invitation.pathname}${invitation.search}`)).status).toBe(200);
   expect((await fetch(`${server.url}/api/invitations/${invitationToken}`)).status).toBe(200);
   const invited = newClient(server.url);
   await invited.auth.signUp({
@@ -109,6 +118,22 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
   const downloadToken = String(resource.downloadTokens);
   secrets.push(downloadToken);
   expect((await fetch(`${objectUrl(server.url, name)}?alt=media&token=${downloadToken}`)).status).toBe(200);
+  // A resumable upload: its session URL carries the upload id.
+  const bytes = Buffer.from('appendix');
+  const sessionUrl = new URL(
+    await startSession(server.url, `files/${member.user.uid}/appendix.txt`, bytes.length, {
+      headers: { authorization: `Firebase ${idToken}` },
+    }),
+  );
+  secrets.push(sessionUrl.searchParams.get('upload_id')!);
+  const finalized = await uploadCommand(
+    `${server.url}${sessionUrl.pathname}${sessionUrl.search}`,
+    { authorization: `Firebase ${idToken}` },
+    'upload, finalize',
+    0,
+    bytes,
+  );
+  expect(finalized.status).toBe(200);
 
   // One-click unsubscribe from a notification email: the page (GET) and the click (POST).
   await member.client.notifications.updatePreferences({
@@ -154,7 +179,7 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
     await fetch(`${server.url}/api/notifications/unsubscribe?token=${f7}.${f7}`, { method: 'POST' }),
     await fetch(`${server.url}/signup?invitation=${f8}&${f9}`),
   ].map((response) => response.status);
-  expect(statuses).toEqual([404, 404, 404, 404, 400, 400, 401, 400, 404]);
+  expect(statuses).toEqual([404, 404, 404, 404, 400, 404, 401, 400, 200]);
   // Upgrades of the live socket and of other paths, and a request Node's parser refuses.
   expect(await upgradeRequest(`/live?token=${f10}`)).toBe(401);
   expect(await upgradeRequest(`/api/invitations/${f10}`)).toBe(404);
@@ -176,6 +201,7 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
   // The log did record these requests, by their route's pattern.
   expect(text).toContain('"url":"/api/invitations/:token"');
   expect(text).toContain('"url":"/api/auth/password-reset/:token"');
-  expect(text).toContain('"url":"/v0/b/:bucket/o/*?alt=media&token=[redacted]"');
+  expect(text).toMatch(/"url":"\/v0\/b\/:bucket\/o\/[*/]+\?alt=media&token=\[redacted\]"/);
   expect(text).toContain('"url":"/signup?invitation=[redacted]"');
+  expect(text).toContain('"url":"/api/invitations/*/*"');
 });
