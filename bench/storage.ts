@@ -18,8 +18,8 @@ const BUCKET = 'dojo';
 class PendingError extends Error {}
 
 /**
- * One resumable upload exactly as the protocol describes it (§4.8): start, then chunks with
- * `X-Goog-Upload-Command: upload` / `upload, finalize` and `X-Goog-Upload-Offset`.
+ * One resumable upload exactly as the protocol describes it (docs/storage-protocol.md §4.8): start, then
+ * chunks with `X-Goog-Upload-Command: upload` / `upload, finalize` and `X-Goog-Upload-Offset`.
  */
 export async function resumableUpload(
   baseUrl: string,

@@ -10,7 +10,10 @@
  *   the repository root;
  * - bare paths of source files (`src/…`, `test/…`, `e2e/…`, `bench/…`, `scripts/…` ending in a file kind),
  *   as comments, configs (`eslint.config.js`, `knip.config.ts`) and scripts cite them: the file exists;
- * - no mention of design notes that live outside the repository.
+ * - no mention of design notes that live outside the repository;
+ * - every section sign names its document: `docs/storage-protocol.md §4.8`, `RFC 9110 §5.6.2`, a list after
+ *   one name (`docs/product-spec.md §5 and §8`), or in Markdown a link (`[§4.7](#47-multipart-upload)`),
+ *   never a bare `§4.8` that leaves the reader to guess which document it means.
  *
  * Usage: node scripts/check-doc-links.mjs [--root DIR]
  * Prints `file:line: message` for each problem and exits 1 if there is any.
@@ -168,6 +171,8 @@ const CODE_LINK_TARGET = /^(?:\.{1,2}\/)+[^\s]*\.md(?:#[\w-]+)?$|^[\w.-]+\.md(?:
 const BARE_DOCS_REF = /(?<![\w./-])docs\/[\w./-]*?\.md(?:#[\w-]*[\w])?/g;
 const BARE_SOURCE_REF = /(?<![\w./-])(?:src|test|e2e|bench|scripts)\/[\w./-]*\.(?:tsx?|m?js|css|md)\b/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+/** What may stand before a `§`: a document's name, then perhaps earlier sections of the same list. */
+const SECTION_OWNER = /(?:\.md(?:#[\w-]+)?|\bRFC \d+)\s+(?:§[^\s,;)]+(?:,\s*|\s+(?:and|or)\s+))*$/;
 
 function checkFile(file, report) {
   const text = readFileSync(path.join(root, file), 'utf8');
@@ -206,6 +211,16 @@ function checkFile(file, report) {
         if (!isMarkdown && !CODE_LINK_TARGET.test(target)) continue;
         const problem = problemOf(baseDir, target, file);
         if (problem) at(`dead link ${problem}`);
+      }
+    }
+
+    if (!isSelf && !inFence) {
+      // In Markdown a link names its target, and inline code is an example.
+      const prose = isMarkdown ? line.replace(/`[^`]*`/g, '').replace(LINK, '') : line;
+      for (const match of prose.matchAll(/§[^\s,;)]*/g)) {
+        if (!SECTION_OWNER.test(prose.slice(0, match.index))) {
+          at(`bare '${match[0]}': name its document, as in 'docs/storage-protocol.md §4.8'`);
+        }
       }
     }
 

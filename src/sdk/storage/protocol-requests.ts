@@ -18,7 +18,10 @@ import type { UploadBytes } from './upload-data';
 
 type ErrorHandler = RequestInfo<unknown>['errorHandler'];
 
-/** §8.2 for every call: 401 (App Check or user), 402, 403; anything else stays `unknown`. */
+/**
+ * docs/storage-protocol.md §8.2 for every call: 401 (App Check or user), 402, 403; anything else stays
+ * `unknown`.
+ */
 function sharedErrorHandler(location: Location): ErrorHandler {
   return (answer, error) => {
     let mapped: StorageError;
@@ -39,7 +42,10 @@ function sharedErrorHandler(location: Location): ErrorHandler {
   };
 }
 
-/** §8.2 for object calls: as shared, plus 404 → object-not-found (status 0, like firebase/storage). */
+/**
+ * docs/storage-protocol.md §8.2 for object calls: as shared, plus 404 → object-not-found (status 0, like
+ * firebase/storage).
+ */
 function objectErrorHandler(location: Location): ErrorHandler {
   const shared = sharedErrorHandler(location);
   return (answer, error) => {
@@ -56,7 +62,7 @@ function handlerCheck(condition: boolean): asserts condition {
 
 const enc = encodeURIComponent;
 
-/** `?k=v&…` with every key and value percent-encoded, in insertion order (§1.2). */
+/** `?k=v&…` with every key and value percent-encoded, in insertion order (docs/storage-protocol.md §1.2). */
 function queryString(params: Record<string, string>): string {
   const parts = Object.entries(params).map(([key, value]) => `${enc(key)}=${enc(value)}`);
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
@@ -88,7 +94,7 @@ export function getMetadataRequest(storage: Storage, location: Location): Reques
   };
 }
 
-/** Same call as getMetadata (§4.2); the first download token makes the URL. */
+/** Same call as getMetadata (docs/storage-protocol.md §4.2); the first download token makes the URL. */
 export function getDownloadUrlRequest(storage: Storage, location: Location): RequestInfo<string> {
   return {
     ...getMetadataRequest(storage, location),
@@ -205,7 +211,10 @@ function uploadStatus(answer: HttpAnswer, allowed: string[]): string {
   return status;
 }
 
-/** §4.8a: opens a session; resolves with the absolute upload URL (a relative one resolved). */
+/**
+ * docs/storage-protocol.md §4.8a: opens a session; resolves with the absolute upload URL (a relative one
+ * resolved).
+ */
 export function startResumableRequest(
   storage: Storage,
   location: Location,
@@ -246,7 +255,9 @@ export interface ResumableStatus {
   metadata: FullMetadata | null;
 }
 
-/** §4.8d: how many bytes the server holds durably, and whether the session is final. */
+/**
+ * docs/storage-protocol.md §4.8d: how many bytes the server holds durably, and whether the session is final.
+ */
 export function queryResumableRequest(
   storage: Storage,
   location: Location,
@@ -271,13 +282,18 @@ export function queryResumableRequest(
   };
 }
 
-/** `upload` / `upload, finalize` / (nothing left) `finalize`, as §4.8b–c chooses it. */
+/**
+ * `upload` / `upload, finalize` / (nothing left) `finalize`, as docs/storage-protocol.md §4.8b–c chooses it.
+ */
 function chunkCommand(bytesLeft: number, bytesToUpload: number): string {
   if (bytesToUpload === 0) return 'finalize';
   return bytesLeft === bytesToUpload ? 'upload, finalize' : 'upload';
 }
 
-/** §4.8b–c: the next chunk from `current`, at most `chunkSize` bytes; the last one finalizes. */
+/**
+ * docs/storage-protocol.md §4.8b–c: the next chunk from `current`, at most `chunkSize` bytes; the last one
+ * finalizes.
+ */
 export function uploadChunkRequest(
   storage: Storage,
   location: Location,

@@ -585,7 +585,7 @@ describe('delete', () => {
   });
 });
 
-describe('CORS (§1.5)', () => {
+describe('CORS (docs/storage-protocol.md §1.5)', () => {
   it('answers a preflight reflecting Origin and the requested headers', async () => {
     const response = await fetch(objectUrl(server.url, 'files/x/y.txt'), {
       method: 'OPTIONS',

@@ -63,7 +63,8 @@ describe('resumable upload', () => {
     });
     expect(start.status).toBe(200);
     expect(start.headers.get('x-goog-upload-status')).toBe('active');
-    // Without PUBLIC_URL a path, relative to the URL the client called, of the emulator's shape (§4.8a).
+    // Without PUBLIC_URL a path, relative to the URL the client called, of the emulator's shape
+    // (docs/storage-protocol.md §4.8a).
     const sent = start.headers.get('x-goog-upload-url')!;
     expect(sent.startsWith('/v0/b/dojo/o?')).toBe(true);
     const uploadUrl = new URL(sent, server.url).href;
@@ -148,7 +149,10 @@ interface SessionCase {
   object: 'identical' | 'absent';
 }
 
-/** The protocol's offset and finalize rules (§5.2, §5.3), each as one session driven step by step. */
+/**
+ * The protocol's offset and finalize rules (docs/storage-protocol.md §5.2, §5.3), each as one session driven
+ * step by step.
+ */
 const sessionCases: SessionCase[] = [
   {
     name: 'drops the overlap when a chunk starts below the bytes received',

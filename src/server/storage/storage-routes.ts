@@ -29,7 +29,10 @@ interface Deps {
   config: Pick<Config, 'appCheckEnforced' | 'publicUrl' | 'uploadsPerMinute'>;
 }
 
-/** Headers a browser page on another origin may read (§1.5): the emulator's list plus download headers. */
+/**
+ * Headers a browser page on another origin may read (docs/storage-protocol.md §1.5): the emulator's list plus
+ * download headers.
+ */
 const EXPOSED_HEADERS = [
   'content-type',
   'content-length',
@@ -183,7 +186,8 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         requireValidName(name);
         const query = requireQuery(request);
         const row = await storage.find(bucket, name);
-        // A download token is a capability on its own (§4.3): no user, no App Check (an <img> sends neither).
+        // A download token is a capability on its own (docs/storage-protocol.md §4.3): no user, no App Check
+        // (an <img> sends neither).
         const token = query.get('token');
         const tokenGrantsRead =
           row !== null && token !== undefined && row.download_tokens.split(',').includes(token);
@@ -331,8 +335,8 @@ function requestBodyStream(request: FastifyRequest): AsyncIterable<Uint8Array> {
 }
 
 /**
- * Bucket and object name from the RAW url, each decoded exactly once (§1.1). Only the configured bucket
- * exists: any other answers 404, before anything else is looked at.
+ * Bucket and object name from the RAW url, each decoded exactly once (docs/storage-protocol.md §1.1). Only
+ * the configured bucket exists: any other answers 404, before anything else is looked at.
  */
 function requireTarget(
   request: FastifyRequest,
@@ -371,7 +375,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 const KNOWN_COMMANDS = new Set(['upload', 'finalize', 'query', 'cancel']);
 
-/** `X-Goog-Upload-Command` as a set: `upload, finalize` is a comma-separated list (§4.8b). */
+/**
+ * `X-Goog-Upload-Command` as a set: `upload, finalize` is a comma-separated list
+ * (docs/storage-protocol.md §4.8b).
+ */
 function requireCommands(request: FastifyRequest): Set<string> {
   const commands = new Set(
     (header(request, 'x-goog-upload-command') ?? '')
@@ -392,7 +399,7 @@ function optionalOffset(request: FastifyRequest): number | undefined {
   return Number(raw);
 }
 
-/** Each X-Goog-* header once (§5.6); the object resource as the body once final. */
+/** Each X-Goog-* header once (docs/storage-protocol.md §5.6); the object resource as the body once final. */
 function sendUploadState(reply: FastifyReply, state: UploadState) {
   reply
     .header('X-Goog-Upload-Status', state.status)

@@ -50,7 +50,10 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 /** Bytes as a fetch body (a copy on its own ArrayBuffer, which is what BodyInit accepts). */
 export const asBody = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
-/** The SDK's multipart body (§4.7), byte for byte, with a boundary of digits like `Math.random()`'s. */
+/**
+ * The SDK's multipart body (docs/storage-protocol.md §4.7), byte for byte, with a boundary of digits like
+ * `Math.random()`'s.
+ */
 export function multipartBody(
   metadata: Record<string, unknown>,
   bytes: Uint8Array,
@@ -112,7 +115,7 @@ export async function putObject(
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** Resumable start (§4.8a). */
+/** Resumable start (docs/storage-protocol.md §4.8a). */
 export function startResumable(
   baseUrl: string,
   name: string,
@@ -152,7 +155,7 @@ export async function startSession(
   return new URL(url!, baseUrl).href;
 }
 
-/** A command on an upload URL (§4.8 b–d). */
+/** A command on an upload URL (docs/storage-protocol.md §4.8b–d). */
 export function uploadCommand(
   uploadUrl: string,
   headers: Record<string, string>,
