@@ -52,6 +52,7 @@ const lookalikes: [string, string][] = [
   ['spaces around and inside', '  Team    Admin '],
   ['full-width letters (NFKC)', 'Ｔｅａｍ Ａｄｍｉｎ'],
   ['a folded sharp s', 'STRASSE CREW'],
+  ['the name deleted accounts are shown under', 'deleted USER'],
 ];
 
 describe('display names', () => {
