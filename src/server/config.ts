@@ -202,7 +202,7 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     "open connections per client address (the proxy's address behind a proxy: raise it there, see docs/security.md)",
   LOG_LEVEL: 'fatal, error, warn, info, debug, trace, or silent',
   SIGNUP_POLICY:
-    'who may sign up until an admin changes it in the app: open, invitation, or domains (with SIGNUP_EMAIL_DOMAINS)',
+    'who may sign up until an admin changes it in the app: open, invitation (a fresh install then logs a one-time setup link for its first admin, see docs/deploy.md), or domains (with SIGNUP_EMAIL_DOMAINS)',
   SIGNUP_EMAIL_DOMAINS: 'comma-separated email domains for SIGNUP_POLICY=domains (example.com,example.org)',
   SMTP_URL:
     "smtp://user:pass@host:587 or smtps://…: enables 'Forgot password?' and notification emails (needs PUBLIC_URL); unset: admins create reset links",
