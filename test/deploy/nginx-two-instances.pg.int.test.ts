@@ -14,7 +14,7 @@ import {
 import { LiveRecorder, newClient, signUpClient, tomorrow } from '../support/clients';
 import { uniqueEmail } from '../support/fixtures';
 import { deployDocNginxConfig, startNginx, type RunningNginx } from '../support/nginx';
-import { pollUntil } from '../support/poll';
+import { pollUntil, WAIT_MS } from '../support/poll';
 import { freePort } from '../support/processes';
 import { createTestBucket, s3StorageConfig, startSwiftS3, type SwiftS3 } from '../support/swift-s3';
 import {
@@ -146,7 +146,7 @@ describe('two instances behind the nginx config of docs/deploy.md', () => {
           category: 'design',
           assignedUserIds: [alice.user.uid],
         });
-        await list.until((docs) => docs.some((doc) => doc.id === project.id), 10_000, 'the project');
+        await list.until((docs) => docs.some((doc) => doc.id === project.id), WAIT_MS, 'the project');
       } finally {
         bob.client.close();
       }
@@ -192,7 +192,7 @@ describe('two instances behind the nginx config of docs/deploy.md', () => {
         served = (await storagePosts()).map((count, index) => count - (before[index] ?? 0));
         return served.reduce((sum, count) => sum + count, 0) >= chunks;
       },
-      10_000,
+      WAIT_MS,
       () => `chunk requests counted per instance: ${served.join(', ')}`,
     );
     // Round robin, not sticky: each instance took part of the one upload.

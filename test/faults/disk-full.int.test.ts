@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'v
 import { messages } from '../../src/common';
 import { postJson, postSignup } from '../support/fixtures';
 import { tomorrow } from '../support/clients';
-import { pollUntil } from '../support/poll';
+import { pollUntil, WAIT_MS } from '../support/poll';
 import { startTestServer, testDatabaseEngine, type TestServer } from '../support/test-server';
 import {
   md5Base64,
@@ -171,7 +171,7 @@ describe('a full DATA_DIR', () => {
         // Their pages cannot be checkpointed into the full database file: the checkpoint worker says so.
         await pollUntil(
           () => warnings.some((warning) => warning.includes('WAL checkpoints are failing')),
-          10_000,
+          WAIT_MS,
           () => `no warning about failing checkpoints; warnings: ${warnings.join(' | ')}`,
         );
       }
@@ -197,7 +197,7 @@ describe('a full DATA_DIR', () => {
       // the request path).
       await pollUntil(
         () => warnings.some((warning) => warning.includes('WAL checkpoints work again')),
-        10_000,
+        WAIT_MS,
         () => `checkpoints did not resume; warnings: ${warnings.join(' | ')}`,
       );
       expect(warnings.filter((warning) => warning.includes('fell back'))).toEqual([]);

@@ -8,7 +8,7 @@ import { postSignup, sessionCookieOf, tryLiveSocket } from '../support/fixtures'
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../support/clients';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { startServerProcess, type ChildServer } from '../support/server-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil, WAIT_MS } from '../support/poll';
 
 /**
  * A PostgreSQL restart under two running instances. The cluster is this file's own: the shared one of
@@ -72,7 +72,7 @@ describe('a PostgreSQL restart under two instances', () => {
       assignedUserIds: [alice.user.uid, bob.user.uid],
     };
     const before = await alice.client.projects.create({ ...input, name: 'Before the restart' });
-    await onSecond.until((docs) => docs.some((p) => p.id === before.id), 10_000, 'the first project');
+    await onSecond.until((docs) => docs.some((p) => p.id === before.id), WAIT_MS, 'the first project');
     const cookie = sessionCookieOf(await postSignup(first.url));
     const errorsBefore = await Promise.all(servers.map(databaseErrors));
 
@@ -111,7 +111,7 @@ describe('a PostgreSQL restart under two instances', () => {
     for (const recorder of [onFirst, onSecond]) {
       await recorder.until(
         (docs) => [afterOnFirst.id, afterOnSecond.id].every((id) => docs.some((p) => p.id === id)),
-        15_000,
+        WAIT_MS,
         'both projects made after the restart',
       );
     }
@@ -122,7 +122,7 @@ describe('a PostgreSQL restart under two instances', () => {
     const lastOne = await bob.client.projects.create({ ...input, name: 'After a kill -9' });
     await onSecond.until(
       (docs) => docs.some((p) => p.id === lastOne.id),
-      10_000,
+      WAIT_MS,
       'the project after the kill',
     );
     expect((await fetch(`${second.url}/api/health`)).status).toBe(200);

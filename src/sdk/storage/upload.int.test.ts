@@ -89,7 +89,7 @@ describe(`upload task against the server (${testDatabaseEngine()})`, () => {
     };
     const task = uploadBytesResumable(target, data);
     task.on('state_changed', (snapshot: UploadTaskSnapshot) => states.push(snapshot.state));
-    await expect.poll(() => task.snapshot.state, { timeout: 10_000 }).toBe('paused');
+    await expect.poll(() => task.snapshot.state).toBe('paused');
     expect(task.snapshot.bytesTransferred).toBe(3_932_160);
     const sentAtPause = sent.length;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -145,7 +145,7 @@ describe(`upload task against the server (${testDatabaseEngine()})`, () => {
       }
     };
     const task = uploadBytesResumable(target, data);
-    await expect.poll(() => task.snapshot.state, { timeout: 10_000 }).toBe('paused');
+    await expect.poll(() => task.snapshot.state).toBe('paused');
     const sentAtPause = sent.length;
 
     await server.restart();

@@ -56,9 +56,9 @@ describe('two instances on one PostgreSQL database', () => {
       category: 'design',
       assignedUserIds: [alice.user.uid],
     });
-    await list.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'the project on instance one');
-    await mine.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in alice’s own list');
-    await design.until((docs) => docs.some((p) => p.id === project.id), 10_000, 'in the design list');
+    await list.until((docs) => docs.some((p) => p.id === project.id), WAIT_MS, 'the project on instance one');
+    await mine.until((docs) => docs.some((p) => p.id === project.id), WAIT_MS, 'in alice’s own list');
+    await design.until((docs) => docs.some((p) => p.id === project.id), WAIT_MS, 'in the design list');
     const page = new LiveRecorder<Project>(alice.client, {
       kind: 'doc',
       collection: 'projects',
@@ -67,18 +67,18 @@ describe('two instances on one PostgreSQL database', () => {
     const comments = new LiveRecorder<Comment>(alice.client, projectCommentsQuery(project.id, 20));
     await Promise.all([page.until((docs) => docs.length === 1), comments.until(() => true)]);
     await bob.client.projects.addComment(project.id, { content: 'hello from two' });
-    await comments.until((docs) => docs[0]?.content === 'hello from two', 10_000, 'the comment on one');
+    await comments.until((docs) => docs[0]?.content === 'hello from two', WAIT_MS, 'the comment on one');
     const read = async () =>
       (await fetch(`${first.url}/api/projects/${project.id}`, { headers: { cookie: cookieOf(alice) } }))
         .status;
     // Read (and cached) on instance one before the other instance completes it.
     expect(await read()).toBe(200);
     await bob.client.projects.complete(project.id);
-    await page.until((docs) => docs.length === 0, 10_000, 'deletion seen on instance one');
+    await page.until((docs) => docs.length === 0, WAIT_MS, 'deletion seen on instance one');
     // The same notification that told the live page dropped the cached copy.
     expect(await read()).toBe(404);
-    await comments.until((docs) => docs.length === 0, 10_000, 'its comments gone on instance one');
-    await mine.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'gone from alice’s list');
+    await comments.until((docs) => docs.length === 0, WAIT_MS, 'its comments gone on instance one');
+    await mine.until((docs) => !docs.some((p) => p.id === project.id), WAIT_MS, 'gone from alice’s list');
   });
 
   it('accepts the id token minted by one instance on the other (shared key)', async () => {

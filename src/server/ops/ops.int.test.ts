@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, messages, type Project } from '../../common';
 import { errorOf, LiveRecorder, signUpClient, tomorrow } from '../../../test/support/clients';
 import { postJson, uniqueEmail } from '../../../test/support/fixtures';
-import { pollUntil } from '../../../test/support/poll';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { signUpStorageUser, uploadMultipart, withDatabase } from '../storage/testing/storage-http';
 import { sql } from 'kysely';
@@ -64,7 +64,7 @@ async function waitForSample(
   let last = 0;
   await pollUntil(
     async () => condition((last = sample(await scrape(), name, labels))),
-    10_000,
+    WAIT_MS,
     () => `${name} ${JSON.stringify(labels)} stayed at ${last}`,
   );
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { postJson } from '../../../test/support/fixtures';
-import { pollUntil } from '../../../test/support/poll';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
 import {
   createTestDatabaseUrl,
@@ -50,7 +50,7 @@ it('carries the request id on every log line of the request and in its error bod
 
   await pollUntil(
     () => logLinesOf(requestId).some((line) => line.msg === 'request completed'),
-    10_000,
+    WAIT_MS,
     () => `no completed line for ${requestId} in:\n${server.output().slice(-3000)}`,
   );
   const lines = logLinesOf(requestId);

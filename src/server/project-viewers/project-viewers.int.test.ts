@@ -8,6 +8,7 @@ import {
   tomorrow,
   type SignedInClient,
 } from '../../../test/support/clients';
+import { WAIT_MS } from '../../../test/support/poll';
 
 /**
  * Who is looking (docs/decisions/027-mentions-and-who-is-looking.md): subscribing is looking. The grace
@@ -43,15 +44,15 @@ afterAll(async () => {
 describe('who is looking at a project', () => {
   it('shows a member while they follow the project, and not after they unsubscribe', async () => {
     const seenByAlice = new LiveRecorder<ProjectViewer>(alice.client, projectViewersQuery(projectId));
-    await seenByAlice.until((docs) => idsOf(docs).includes(alice.user.uid), 10_000, 'alice herself');
+    await seenByAlice.until((docs) => idsOf(docs).includes(alice.user.uid), WAIT_MS, 'alice herself');
     const bobLooking = new LiveRecorder<ProjectViewer>(bob.client, projectViewersQuery(projectId));
-    const docs = await seenByAlice.until((all) => idsOf(all).includes(bob.user.uid), 10_000, 'bob looking');
+    const docs = await seenByAlice.until((all) => idsOf(all).includes(bob.user.uid), WAIT_MS, 'bob looking');
     expect(docs.find((viewer) => viewer.id === bob.user.uid)).toMatchObject({
       displayName: 'bob',
       projectId,
     });
     bobLooking.unsubscribe();
-    await seenByAlice.until((all) => !idsOf(all).includes(bob.user.uid), 10_000, 'bob gone');
+    await seenByAlice.until((all) => !idsOf(all).includes(bob.user.uid), WAIT_MS, 'bob gone');
     seenByAlice.unsubscribe();
   });
 
@@ -62,18 +63,18 @@ describe('who is looking at a project', () => {
     const firstTab = new LiveRecorder<ProjectViewer>(bob.client, projectViewersQuery(projectId));
     const secondTab = new LiveRecorder<ProjectViewer>(otherTab, projectViewersQuery(projectId));
     await Promise.all([firstTab.until(() => true), secondTab.until(() => true)]);
-    await seenByAlice.until((all) => idsOf(all).includes(bob.user.uid), 10_000, 'bob looking');
+    await seenByAlice.until((all) => idsOf(all).includes(bob.user.uid), WAIT_MS, 'bob looking');
     const before = seenByAlice.history.length;
     otherTab.close();
     // A marker after the close: once alice sees the marker arrive, the close's change was handled before it.
     const marker = await signUpClient(server.url, 'marker');
     const markerLooking = new LiveRecorder<ProjectViewer>(marker.client, projectViewersQuery(projectId));
-    await seenByAlice.until((all) => idsOf(all).includes(marker.user.uid), 10_000, 'the marker');
+    await seenByAlice.until((all) => idsOf(all).includes(marker.user.uid), WAIT_MS, 'the marker');
     expect(seenByAlice.history.slice(before).every((docs) => idsOf(docs).includes(bob.user.uid))).toBe(true);
     markerLooking.unsubscribe();
     marker.client.close();
     bob.client.close();
-    await seenByAlice.until((all) => !idsOf(all).includes(bob.user.uid), 10_000, 'bob gone');
+    await seenByAlice.until((all) => !idsOf(all).includes(bob.user.uid), WAIT_MS, 'bob gone');
   });
 
   it('follows a rename of a member who is looking', async () => {
@@ -81,11 +82,11 @@ describe('who is looking at a project', () => {
     const seenByAlice = new LiveRecorder<ProjectViewer>(alice.client, projectViewersQuery(projectId));
     const carolLooking = new LiveRecorder<ProjectViewer>(carol.client, projectViewersQuery(projectId));
     await carolLooking.until(() => true);
-    await seenByAlice.until((all) => idsOf(all).includes(carol.user.uid), 10_000, 'carol looking');
+    await seenByAlice.until((all) => idsOf(all).includes(carol.user.uid), WAIT_MS, 'carol looking');
     await carol.client.account.updateProfile({ displayName: 'Caroline' });
     await seenByAlice.until(
       (all) => all.some((viewer) => viewer.id === carol.user.uid && viewer.displayName === 'Caroline'),
-      10_000,
+      WAIT_MS,
       'the new name',
     );
     carol.client.close();

@@ -62,13 +62,13 @@ describe('who is looking, on two instances', () => {
     new LiveRecorder<ProjectViewer>(survivor.client, projectViewersQuery(project.id));
     await seenOnB.until(
       (docs) => idsOf(docs).includes(closer.user.uid) && idsOf(docs).includes(survivor.user.uid),
-      10_000,
+      WAIT_MS,
       'both viewers on A, seen from B',
     );
 
     // A socket closed on A: gone from B at once (its row is deleted and the change crosses instances).
     closer.client.close();
-    await seenOnB.until((docs) => !idsOf(docs).includes(closer.user.uid), 10_000, 'the closed tab gone');
+    await seenOnB.until((docs) => !idsOf(docs).includes(closer.user.uid), WAIT_MS, 'the closed tab gone');
 
     // Past a freshness window A keeps refreshing its row: the survivor stays. The window is told by a sweep,
     // not a clock: a marker row written now and never refreshed (its instance is gone) is dropped by the

@@ -9,6 +9,7 @@ import {
   type SignedInClient,
 } from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { WAIT_MS } from '../../../test/support/poll';
 
 let server: TestServer;
 let admin: SignedInClient;
@@ -56,7 +57,11 @@ describe('editing a project', () => {
     });
     expect(edited).toMatchObject({ name: 'Renamed', category: 'design', version: 2 });
     expect(edited.assignedUserIds).toEqual([teammate.user.uid, creator.user.uid]);
-    await watching.until((docs) => docs[0]?.name === 'Renamed' && docs[0].version === 2, 10_000, 'live edit');
+    await watching.until(
+      (docs) => docs[0]?.name === 'Renamed' && docs[0].version === 2,
+      WAIT_MS,
+      'live edit',
+    );
 
     const bad = await errorOf(() =>
       creator.client.projects.update(project.id, { ...input({ name: '', assignedUserIds: [] }), version: 2 }),
@@ -125,7 +130,7 @@ describe('completed projects are kept', () => {
     const refused = await errorOf(() => teammate.client.projects.complete(project.id));
     expect([refused.status, refused.message]).toEqual([403, messages.onlyCreatorCompletes]);
     await creator.client.projects.complete(project.id);
-    await dashboard.until((docs) => !docs.some((doc) => doc.id === project.id), 10_000, 'off the dashboard');
+    await dashboard.until((docs) => !docs.some((doc) => doc.id === project.id), WAIT_MS, 'off the dashboard');
     const gone = await errorOf(() => teammate.client.projects.get(project.id));
     expect([gone.status, gone.message]).toEqual([404, messages.noSuchDocument]);
     const again = await errorOf(() => creator.client.projects.complete(project.id));
@@ -153,7 +158,7 @@ describe('completed projects are kept', () => {
     expect(reopened.status).toBe(404);
     await dashboard.until(
       (docs) => docs.some((doc) => doc.id === project.id),
-      10_000,
+      WAIT_MS,
       'back on the dashboard',
     );
     const comments = await teammate.client.projects.listComments(project.id);

@@ -3,6 +3,7 @@ import { dashboardQuery, type LiveQuery, type Project, type ProjectPage } from '
 import { insertProjectsInBulk } from '../../../test/support/bulk-projects';
 import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { WAIT_MS } from '../../../test/support/poll';
 
 const BULK = 100_000;
 let server: TestServer;
@@ -138,7 +139,7 @@ describe('live pages stay correct while projects come and go', () => {
       category: 'design',
       assignedUserIds: [bob.user.uid],
     });
-    await firstPage.until((docs) => docs.length === 51 && docs[0]?.id === added.id, 10_000, 'new on top');
+    await firstPage.until((docs) => docs.length === 51 && docs[0]?.id === added.id, WAIT_MS, 'new on top');
     // The second page did not change: its bounds did not move.
     expect(secondPage.docs?.length).toBe(50);
 
@@ -147,14 +148,14 @@ describe('live pages stay correct while projects come and go', () => {
     await alice.client.projects.complete(inside.id);
     await secondPage.until(
       (docs) => docs.length === 49 && !docs.some((doc) => doc.id === inside.id),
-      10_000,
+      WAIT_MS,
       'gone',
     );
     expect(firstPage.docs?.length).toBe(51);
 
     // Reopened, it comes back to the same place in the same page.
     await alice.client.projects.reopen(inside.id);
-    await secondPage.until((docs) => docs[10]?.id === inside.id && docs.length === 50, 10_000, 'back');
+    await secondPage.until((docs) => docs[10]?.id === inside.id && docs.length === 50, WAIT_MS, 'back');
     firstPage.unsubscribe();
     secondPage.unsubscribe();
   });

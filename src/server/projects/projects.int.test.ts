@@ -210,7 +210,7 @@ describe('live dashboard', () => {
 
     const allDocs = await all.until(
       (docs) => docs.some((p) => p.id === notForLuigi.id),
-      10_000,
+      WAIT_MS,
       'both projects in all',
     );
     expect(allDocs[0]?.id).toBe(notForLuigi.id); // newest first
@@ -243,8 +243,8 @@ describe('live dashboard', () => {
     ).map((p) => p.id);
     expect(expected[0]).toBe(made[4]!.id);
     const ids = (docs: Project[]) => docs.map((p) => p.id).join();
-    await early.until((docs) => ids(docs) === expected.join(), 10_000, 'early subscriber in step');
-    await late.until((docs) => ids(docs) === expected.join(), 10_000, 'late subscriber in step');
+    await early.until((docs) => ids(docs) === expected.join(), WAIT_MS, 'early subscriber in step');
+    await late.until((docs) => ids(docs) === expected.join(), WAIT_MS, 'late subscriber in step');
     early.unsubscribe();
     late.unsubscribe();
   });
@@ -286,8 +286,8 @@ describe('DELETE /api/projects/:id (Mark as Complete)', () => {
     await page.until((docs) => docs.length === 1);
 
     await mario.client.projects.complete(project.id);
-    await list.until((docs) => !docs.some((p) => p.id === project.id), 10_000, 'removal from the list');
-    await page.until((docs) => docs.length === 0, 10_000, 'removal of the open document');
+    await list.until((docs) => !docs.some((p) => p.id === project.id), WAIT_MS, 'removal from the list');
+    await page.until((docs) => docs.length === 0, WAIT_MS, 'removal of the open document');
     expect((await api(mario, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
     list.unsubscribe();
     page.unsubscribe();
@@ -340,7 +340,7 @@ describe('comments', () => {
       content,
       projectId: project.id,
     });
-    const [live] = await page.until((docs) => docs.length === 1, 10_000, 'the comment');
+    const [live] = await page.until((docs) => docs.length === 1, WAIT_MS, 'the comment');
     expect(live).toEqual(comment);
     const exactlyMax = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, {
       content: 'y'.repeat(COMMENT_MAX_LENGTH),

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveTarget, Project, ProjectPage } from '../../common';
 import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
-import { pollUntil } from '../../../test/support/poll';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
 /**
@@ -78,7 +78,7 @@ async function renameBehindTheServersBack(server: TestServer, id: string, name: 
  */
 async function cachedThenRenamed(entry: Started): Promise<void> {
   const live = new LiveRecorder<Project>(entry.alice.client, PROJECT_LIST);
-  await live.until((docs) => docs.length === 0, 10_000, 'the empty first snapshot');
+  await live.until((docs) => docs.length === 0, WAIT_MS, 'the empty first snapshot');
   const project = await entry.alice.client.projects.create({
     name: 'Before',
     details: 'Renamed in the database while the server looks away.',
@@ -86,7 +86,7 @@ async function cachedThenRenamed(entry: Started): Promise<void> {
     category: 'design',
     assignedUserIds: [entry.alice.user.uid],
   });
-  await live.until((docs) => docs.some((doc) => doc.id === project.id), 10_000, 'the project, live');
+  await live.until((docs) => docs.some((doc) => doc.id === project.id), WAIT_MS, 'the project, live');
   live.unsubscribe();
   expect(await listedNames(entry)).toEqual(['Before']);
   await renameBehindTheServersBack(entry.server, project.id, 'After');

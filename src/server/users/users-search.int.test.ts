@@ -70,7 +70,7 @@ describe('searching users by name (Assign to)', () => {
     const other = new LiveRecorder<UserProfile>(viewer.client, search(`nobody-${tag}`));
     await Promise.all([jose.until(() => true), other.until(() => true)]);
     const josefina = await signUpClient(server.url, `Josefina ${tag}`);
-    await jose.until((docs) => docs.some((user) => user.id === josefina.user.uid), 10_000, 'Josefina found');
+    await jose.until((docs) => docs.some((user) => user.id === josefina.user.uid), WAIT_MS, 'Josefina found');
     expect(other.docs).toEqual([]);
     expect(other.history).toHaveLength(1);
     [jose, other].forEach((recorder) => recorder.unsubscribe());
