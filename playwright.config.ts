@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './test/support/chromium';
+import { WAIT_MS } from './test/support/poll';
 
 /**
  * End-to-end tests: Debian's Chromium against the production build on a real server (see
@@ -18,7 +19,8 @@ export default defineConfig({
   workers: 2,
   reporter: 'list',
   timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Assertions retry until they hold, up to the one wait bound for a loaded machine (test/support/poll.ts).
+  expect: { timeout: WAIT_MS },
   use: {
     baseURL,
     trace: 'retain-on-failure',

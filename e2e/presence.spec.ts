@@ -1,4 +1,3 @@
-import { WAIT_MS } from '../test/support/poll';
 import { expect, newSignedInContext, signUpViaApi, test } from './support/fixtures';
 import { closeAll, earlyUser } from './support/projects';
 import { allUsersHeading, fillLoginForm, greeting, navbar, onlineDot, userRow } from './support/ui';
@@ -53,8 +52,8 @@ test('presence follows logout, a second login, and the closing of the last of tw
     try {
       const marker = await signUpViaApi(markerSide.request, earlyUser('marker'));
       const markerRow = userRow(watcher, marker.displayName);
-      await expect(markerRow).toBeVisible({ timeout: WAIT_MS });
-      await expect(onlineDot(markerRow)).toHaveCount(0, { timeout: WAIT_MS });
+      await expect(markerRow).toBeVisible();
+      await expect(onlineDot(markerRow)).toHaveCount(0);
     } finally {
       await markerSide.close();
     }
@@ -62,7 +61,7 @@ test('presence follows logout, a second login, and the closing of the last of tw
 
     // The last tab goes: offline after the grace period, live on the watcher's panel.
     await secondVisit.close();
-    await expect(dot).toHaveCount(0, { timeout: WAIT_MS });
+    await expect(dot).toHaveCount(0);
     await expect(row).toBeVisible();
     // The watcher, still connected, stays online throughout.
     await expect(onlineDot(userRow(watcher, watcherSide.user.displayName))).toBeVisible();
