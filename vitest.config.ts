@@ -41,6 +41,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // A condition a unit test polls for holds as soon as it holds; only a failure waits this long.
+          expect: { poll: { timeout: WAIT_MS } },
         },
       },
       {

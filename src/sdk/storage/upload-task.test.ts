@@ -374,6 +374,7 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
 
   it('pausing between chunks (no request in flight) goes straight to paused and keeps the chunk size', async () => {
     let holdSleep = false;
+    let heldSleeps = 0;
     const { server, storage } = setUp({
       sleep: (_ms, signal) =>
         new Promise((resolve) => {
@@ -381,6 +382,7 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
             setTimeout(resolve, 0);
             return;
           }
+          heldSleeps += 1;
           signal?.addEventListener('abort', () => resolve(), { once: true });
         }),
     });
@@ -390,7 +392,8 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
     };
     const task = uploadBytesResumable(ref(storage, 'q'), bytes(MiB));
     await expect.poll(() => task.snapshot.bytesTransferred).toBe(262_144);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Between chunks: the task sleeps before the next one.
+    await expect.poll(() => heldSleeps).toBe(1);
     expect(task.pause()).toBe(true);
     expect(task.snapshot.state).toBe('paused');
     holdSleep = false;
