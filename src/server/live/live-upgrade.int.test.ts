@@ -5,6 +5,7 @@ import { WebSocket } from 'ws';
 import { messages, type LiveServerMessage } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
+import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 let server: TestServer;
 let cookie: string;
@@ -30,12 +31,12 @@ async function openLive(headers: Record<string, string>) {
   socket.on('message', (data) => received.push(JSON.parse(String(data)) as LiveServerMessage));
   await once(socket, 'open');
   const until = async (predicate: (message: LiveServerMessage) => boolean): Promise<LiveServerMessage> => {
-    for (let waited = 0; waited < 5000; waited += 20) {
-      const found = received.find(predicate);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no such message; got ${JSON.stringify(received)}`);
+    await pollUntil(
+      () => received.some(predicate),
+      WAIT_MS,
+      () => `no such message; got ${JSON.stringify(received)}`,
+    );
+    return received.find(predicate)!;
   };
   return { socket, received, until };
 }
