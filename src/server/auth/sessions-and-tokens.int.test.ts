@@ -22,8 +22,8 @@ interface SignedUp {
   idToken: string;
 }
 
-async function signUp(server: TestServer, displayName = 'tokens'): Promise<SignedUp> {
-  const response = await postSignup(server.url, { email: uniqueEmail('tokens'), displayName });
+async function signUp(server: TestServer): Promise<SignedUp> {
+  const response = await postSignup(server.url, { email: uniqueEmail('tokens') });
   expect(response.status).toBe(201);
   const body = (await response.json()) as { user: { uid: string }; idToken: string };
   return { uid: body.user.uid, cookie: sessionCookieOf(response), idToken: body.idToken };
