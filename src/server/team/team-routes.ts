@@ -6,11 +6,13 @@ import {
   DISPLAY_NAME_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
   MEMBERS_PAGE_SIZE,
+  messages,
   SignupPolicySchema,
   type AuthOptions,
 } from '../../common';
 import type { PasswordResetService } from '../account/password-reset-service';
 import type { ViewerResolver } from '../auth/viewer';
+import { invalidArgument } from '../core/app-error';
 import { parseInput } from '../core/validate';
 import type { InvitationsService } from './invitations-service';
 import type { MembersService } from './members-service';
@@ -100,6 +102,8 @@ export function registerTeamRoutes(
 
   app.post('/api/admin/invitations', async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
+    // Every field has a default: a form post, which the JSON parser never reads, would make an invitation.
+    if (request.isMultipart()) throw invalidArgument({}, messages.badRequest);
     const input = parseInput(CreateInvitationSchema, request.body);
     return reply.status(201).send(await invitations.create(viewer, input));
   });
