@@ -71,6 +71,8 @@ interface Row {
   request: (world: World, shared: Shared) => CellRequest;
   /** Made through the API in beforeAll, for this route's cells only. */
   needs?: ('object' | 'reset-token')[];
+  /** Where a public route's status says nothing of who it took the caller for: what its answer must say. */
+  answers?: (body: unknown, world: World, caller: Caller) => string | undefined;
 }
 
 const everyone = (status: number): Policy => ({
@@ -140,7 +142,21 @@ const ROUTES: Record<string, Row> = {
     policy: { ...signedIn(200), idToken: 403 },
     request: () => jsonRequest('POST', '/api/auth/token'),
   },
-  'GET /api/auth/session': { policy: everyone(200), request: () => jsonRequest('GET', '/api/auth/session') },
+  // Public, but the answer says who is signed in: nobody for a deactivated member, the owner for the token.
+  'GET /api/auth/session': {
+    policy: everyone(200),
+    request: () => jsonRequest('GET', '/api/auth/session'),
+    answers: (body, world, caller) => {
+      const uid = (body as { user: { uid: string } | null }).user?.uid ?? null;
+      const signedInAs =
+        caller === 'anonymous' || caller === 'deactivated'
+          ? uid === null
+          : caller === 'owner' || caller === 'idToken'
+            ? uid === world.owner.id
+            : uid !== null && uid !== world.owner.id;
+      return signedInAs ? undefined : `signed in as ${uid}`;
+    },
+  },
   'GET /api/auth/options': { policy: everyone(200), request: () => jsonRequest('GET', '/api/auth/options') },
   'GET /api/invitations/:token': {
     policy: everyone(200),
@@ -869,11 +885,16 @@ describe('route × caller matrix', () => {
       expect(allowed.length).toBeGreaterThan(100);
       const outcomes: string[] = [];
       await eachLimited(allowed, 4, async (cell) => {
-        const response = await send(ROUTES[cell.route]!.request(cell.world, shared), cell.credentials);
+        const row = ROUTES[cell.route]!;
+        const response = await send(row.request(cell.world, shared), cell.credentials);
         const text = await response.text();
-        if (response.status !== cell.expected) {
+        const wrongAnswer =
+          response.status === cell.expected
+            ? row.answers?.(JSON.parse(text), cell.world, cell.caller)
+            : undefined;
+        if (response.status !== cell.expected || wrongAnswer) {
           outcomes.push(
-            `${cell.route} as ${cell.caller}: answered ${response.status}, expected ${cell.expected}: ${text.slice(0, 200)}`,
+            `${cell.route} as ${cell.caller}: answered ${response.status}, expected ${cell.expected}: ${wrongAnswer ?? text.slice(0, 200)}`,
           );
         }
       });
