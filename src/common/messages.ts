@@ -69,6 +69,7 @@ export const messages = {
   searchNoResults: 'No results',
   searching: 'Searching...',
   commentCursorInvalid: 'That page of comments does not exist.',
+  membersCursorInvalid: 'That page of members does not exist.',
   notificationCursorInvalid: 'That page of notifications does not exist.',
   notificationNotFound: 'No such notification exists',
   notificationsOnlyYours: 'You can only follow your own notifications.',
@@ -123,6 +124,7 @@ export const messages = {
   resetEmailSent:
     'If an account uses that address, we have emailed it a link to set a new password. The link works for an hour.',
   resetByEmailOff: 'Password reset by email is not set up on this server. Ask an admin for a reset link.',
+  unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
   tooManyResetEmails: 'Too many reset emails for this address. Please wait an hour and try again.',
 } as const;
 

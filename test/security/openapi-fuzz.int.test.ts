@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { nameSearchKey } from '../../src/common';
+import { messages, nameSearchKey } from '../../src/common';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import { openDatabase } from '../../src/server/db/database';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -11,10 +11,12 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * wrong types, missing fields, huge strings, bad ids, odd content types and bad JSON, generated from a
  * fixed seed, a bounded number per operation, each sent without credentials and as an admin (who passes
  * every role check, so the input reaches the route's parsing). No answer may be a 5xx, no protected
- * operation may answer 2xx without credentials, and every 4xx carries a JSON error with a message.
+ * operation may answer 2xx without credentials, and every 4xx carries a JSON error with a message from
+ * the catalogue (src/common/messages.ts).
  */
 
 const SEED = 47;
+const CATALOGUE = new Set<unknown>(Object.values(messages));
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;
 const FUZZ_TIMEOUT_MS = 240_000;
@@ -425,6 +427,10 @@ it(
           }
           if (response.status >= 400 && response.status < 500) {
             const message = jsonErrorMessage(response, text);
+            // The storage protocol answers in its own words (docs/storage-protocol.md); the API in the catalogue's.
+            if (message && !operation.path.startsWith('/v0/') && !CATALOGUE.has(message)) {
+              problems.push(`${label}: a message from outside the catalogue: ${message}`);
+            }
             if (!message) problems.push(`${label}: no JSON error with a message: ${text.slice(0, 120)}`);
           }
         }

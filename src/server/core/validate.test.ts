@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
+import { messages } from '../../common';
 import { AppError } from './app-error';
 import { fieldErrorsOf, parseInput } from './validate';
 
@@ -77,5 +78,14 @@ describe('parseInput', () => {
       age: 'age must be a number',
       address: expect.any(String),
     });
+  });
+
+  it("answers the catalogue's badRequest where the schema has no message of its own", () => {
+    const Plain = z.object({ tag: z.string(), count: z.number().int() });
+    expect(appErrorOf(Plain, 'not an object').message).toBe(messages.badRequest);
+    expect(appErrorOf(Plain, { tag: 1, count: 1 }).fields).toEqual({ tag: messages.badRequest });
+    expect(appErrorOf(Schema, { name: 'abc', age: 'x', address: { city: 'x' } }).message).toBe(
+      'age must be a number',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../../common';
+import { messages, NOTIFICATION_KINDS, type NotificationKind } from '../../common';
 import type { Mailer } from '../account/mailer';
 import type { Database } from '../db/schema';
 import { getOrCreateSecretKey } from '../db/settings-repository';
@@ -212,7 +212,7 @@ export class NotificationEmailOutbox {
   }
 }
 
-const invalidToken = () => new AppError('invalid-argument', 'This unsubscribe link is not valid.');
+const invalidToken = () => new AppError('invalid-argument', messages.unsubscribeLinkInvalid);
 
 const mac = (secret: Uint8Array, payload: string) =>
   createHmac('sha256', secret).update(payload).digest('base64url');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { messages } from '../../common';
 import { AppError } from '../core/app-error';
 import { unsubscribePage } from './email-messages';
 import type { NotificationEmailOutbox } from './email-outbox';
@@ -8,7 +9,7 @@ const PATH = '/api/notifications/unsubscribe';
 function tokenOf(query: unknown): string {
   const token = (query as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string' || token === '') {
-    throw new AppError('invalid-argument', 'This unsubscribe link is not valid.');
+    throw new AppError('invalid-argument', messages.unsubscribeLinkInvalid);
   }
   return token;
 }

@@ -34,7 +34,7 @@ function decodeCursor(cursor: string): { displayName: string; id: string } {
   } catch {
     // falls through to the 400 below
   }
-  throw invalidArgument({ after: 'That page of members does not exist.' });
+  throw invalidArgument({ after: messages.membersCursorInvalid });
 }
 
 /**
