@@ -59,6 +59,52 @@ export interface FormActionOptions<Values, Data> {
 
 const NO_PROBLEMS: FormProblems = { fields: {}, message: null };
 
+/** The last submit's problems with the edits made since: a message replaces the field's, none clears it. */
+export function withEdits(
+  submitted: FormProblems,
+  edited: Readonly<Record<string, string | undefined>>,
+): FormProblems {
+  const problems: FormProblems = { message: submitted.message, fields: { ...submitted.fields } };
+  for (const [name, text] of Object.entries(edited)) {
+    if (text) problems.fields[name] = text;
+    else delete problems.fields[name];
+  }
+  return problems;
+}
+
+/**
+ * The lines of a form's alert and, per field whose message is one of them, the id of its line. One line
+ * per distinct message: the submission's first, then the fields' in page order. A field whose message is
+ * a line already (e.g. the server's 'email in use' is both) points at that line. A field in `shownBelow`
+ * has no line, unless its message is the submission's.
+ */
+export function alertLines(
+  problems: FormProblems,
+  fields: Readonly<Record<string, string>>,
+  shownBelow: readonly string[],
+  messageId: string,
+): { alert: AlertLine[]; errorIds: Record<string, string> } {
+  const alert: AlertLine[] = [];
+  const errorIds: Record<string, string> = {};
+  const addLine = (key: string, id: string, text: string): string => {
+    const same = alert.find((line) => line.text === text);
+    if (same) return same.id;
+    alert.push({ key, id, text });
+    return id;
+  };
+  if (problems.message) addLine('message', messageId, problems.message);
+  const inPageOrder = [
+    ...Object.keys(fields),
+    ...Object.keys(problems.fields).filter((name) => !(name in fields)),
+  ];
+  for (const name of inPageOrder) {
+    const text = problems.fields[name];
+    if (!text || (shownBelow.includes(name) && text !== problems.message)) continue;
+    errorIds[name] = addLine(name, `${fields[name] ?? name}-error`, text);
+  }
+  return { alert, errorIds };
+}
+
 /**
  * The one form pattern (docs/architecture.md#the-web-app-srcweb), on React's `useActionState`: submit runs
  * the check, then the send, as one action; a submit while one is under way is ignored (no double
@@ -97,37 +143,14 @@ export function useFormAction<Values, Data>({
   // submit's outcome replaces them.
   const [edits, setEdits] = useState({ of: state, fields: {} as Record<string, string | undefined> });
   const edited = edits.of === state ? edits.fields : {};
-  const problems: FormProblems = { message: state.message, fields: { ...state.fields } };
-  for (const [name, text] of Object.entries(edited)) {
-    if (text) problems.fields[name] = text;
-    else delete problems.fields[name];
-  }
+  const problems = withEdits(state, edited);
 
   useEffect(() => {
     const first = Object.keys(fields).find((name) => state.fields[name]);
     if (first) document.getElementById(fields[first] ?? '')?.focus();
   }, [state, fields]);
 
-  // One line per distinct message: the submission's first, then the fields' in page order. A field whose
-  // message is a line already (e.g. the server's 'email in use' is both) points at that line.
-  const alert: AlertLine[] = [];
-  const errorIds: Record<string, string> = {};
-  const addLine = (key: string, id: string, text: string): string => {
-    const same = alert.find((line) => line.text === text);
-    if (same) return same.id;
-    alert.push({ key, id, text });
-    return id;
-  };
-  if (problems.message) addLine('message', messageId, problems.message);
-  const inPageOrder = [
-    ...Object.keys(fields),
-    ...Object.keys(problems.fields).filter((name) => !(name in fields)),
-  ];
-  for (const name of inPageOrder) {
-    const text = problems.fields[name];
-    if (!text || (shownBelow.includes(name) && text !== problems.message)) continue;
-    errorIds[name] = addLine(name, `${fields[name] ?? name}-error`, text);
-  }
+  const { alert, errorIds } = alertLines(problems, fields, shownBelow, messageId);
 
   const fieldError = (name: string) => ({
     error: problems.fields[name],

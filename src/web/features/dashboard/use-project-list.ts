@@ -23,7 +23,7 @@ export interface ProjectListState {
   showMore: () => void;
 }
 
-interface Pages {
+export interface Pages {
   /** Which list (filter, user, order) the pages belong to. */
   listKey: string;
   bounds: PageBounds[];
@@ -32,6 +32,48 @@ interface Pages {
 }
 
 const queryKey = (bounds: PageBounds) => JSON.stringify(bounds);
+
+/**
+ * The pages after 'Show more', given what the open (last) page last received: it closes at its last shown
+ * project and a new open page starts right after it. Unchanged while the open page has not arrived or
+ * shows all it holds (nothing older exists).
+ */
+export function withNextPage(
+  pages: Pages,
+  lastDocs: readonly Project[] | undefined,
+  sort: DashboardSort,
+): Pages {
+  const lastIndex = pages.bounds.length - 1;
+  const lastBounds = pages.bounds[lastIndex] ?? {};
+  const edge = lastDocs?.[PAGE_SIZE - 1];
+  if (!lastDocs || lastDocs.length <= PAGE_SIZE || !edge) return pages;
+  const field = sortField(sort);
+  const edgeKey: ProjectKey = [String(edge[field]), edge.id];
+  return {
+    listKey: pages.listKey,
+    bounds: [...pages.bounds.slice(0, lastIndex), { ...lastBounds, endAt: edgeKey }, { startAfter: edgeKey }],
+    standIns: [...pages.standIns.slice(0, lastIndex), lastDocs.slice(0, PAGE_SIZE), undefined],
+  };
+}
+
+/**
+ * What the pages show together, given each page's projects (its result, else its stand-in; undefined
+ * while neither is there). The open page asked for one more than it shows, which only tells that more exist.
+ */
+export function shownPages(pageDocs: readonly (readonly Project[] | undefined)[]) {
+  const last = pageDocs.at(-1);
+  const firstArrived = pageDocs[0] !== undefined;
+  const shown = pageDocs.map((docs, index) =>
+    index === pageDocs.length - 1 ? docs?.slice(0, PAGE_SIZE) : docs,
+  );
+  return {
+    docs: firstArrived ? shown.flatMap((page) => page ?? []) : null,
+    firstArrived,
+    /** The open page has neither its result nor a stand-in yet. */
+    lastPending: last === undefined,
+    hasMore: last !== undefined && last.length > PAGE_SIZE,
+  };
+}
 
 /**
  * The live project list of the dashboard, page by page. Filtering, ordering and paging run on the server
@@ -72,34 +114,14 @@ export function useProjectList(filter: DashboardFilter, uid: string, sort: Dashb
   const pageDocs = current.bounds.map(
     (_, index) => results.get(`${listKey}\u0000${keys[index] ?? ''}`) ?? current.standIns[index],
   );
-  const last = pageDocs.at(-1);
-  const shownPages = pageDocs.map((docs, index) =>
-    index === pageDocs.length - 1 ? docs?.slice(0, PAGE_SIZE) : docs,
-  );
-  const firstArrived = pageDocs[0] !== undefined;
-  const docs = firstArrived ? shownPages.flatMap((page) => page ?? []) : null;
+  const { docs, firstArrived, lastPending, hasMore } = shownPages(pageDocs);
   const listError = error?.listKey === listKey ? error.error : null;
 
   const showMore = useCallback(() => {
     setPages((previous) => {
       if (previous.listKey !== listKey) return previous;
-      const lastIndex = previous.bounds.length - 1;
-      const lastBounds = previous.bounds[lastIndex] ?? {};
-      const lastDocs = results.get(`${listKey}\u0000${queryKey(lastBounds)}`);
-      const edge = lastDocs?.[PAGE_SIZE - 1];
-      if (!lastDocs || lastDocs.length <= PAGE_SIZE || !edge) return previous;
-      const field = sortField(sort);
-      const edgeKey: ProjectKey = [String(edge[field]), edge.id];
-      return {
-        listKey,
-        // The open page closes at its last shown project; a new open page starts right after it.
-        bounds: [
-          ...previous.bounds.slice(0, lastIndex),
-          { ...lastBounds, endAt: edgeKey },
-          { startAfter: edgeKey },
-        ],
-        standIns: [...previous.standIns.slice(0, lastIndex), lastDocs.slice(0, PAGE_SIZE), undefined],
-      };
+      const lastBounds = previous.bounds.at(-1) ?? {};
+      return withNextPage(previous, results.get(`${listKey}\u0000${queryKey(lastBounds)}`), sort);
     });
   }, [listKey, results, sort]);
 
@@ -107,8 +129,8 @@ export function useProjectList(filter: DashboardFilter, uid: string, sort: Dashb
     docs: listError ? null : docs,
     error: listError,
     isPending: !firstArrived && !listError,
-    isLoadingMore: firstArrived && last === undefined && !listError,
-    hasMore: last !== undefined && last.length > PAGE_SIZE,
+    isLoadingMore: firstArrived && lastPending && !listError,
+    hasMore,
     showMore,
   };
 }

@@ -5,7 +5,7 @@ import { COMMENTS_PAGE_SIZE, projectCommentsQuery, type Comment } from '../../..
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
-interface Live {
+export interface Live {
   projectId: string;
   /** The newest page, newest first, as the live query last sent it. */
   page: Comment[];
@@ -30,7 +30,7 @@ interface Older {
   pages: OlderPage[];
 }
 
-const noLive = (projectId: string): Live => ({ projectId, page: [], kept: [], ready: false });
+export const noLive = (projectId: string): Live => ({ projectId, page: [], kept: [], ready: false });
 const noOlder = (projectId: string): Older => ({ projectId, pages: [] });
 
 /**
@@ -39,7 +39,7 @@ const noOlder = (projectId: string): Older => ({ projectId, pages: [] });
  * Pushed out means every comment now on the page is newer: before it on the last page, or a new one.
  * A page with room to spare is the whole thread.
  */
-function withLivePage(live: Live, page: Comment[]): Live {
+export function withLivePage(live: Live, page: Comment[]): Live {
   if (page.length < COMMENTS_PAGE_SIZE) return { ...live, page, kept: [], ready: true };
   const inPage = new Set(page.map((comment) => comment.id));
   const position = new Map(live.page.map((comment, index) => [comment.id, index]));
@@ -55,7 +55,7 @@ function withLivePage(live: Live, page: Comment[]): Live {
 }
 
 /** Newest first, each comment once (an older page may overlap the next after a delete). */
-function merged(lists: readonly Comment[][]): Comment[] {
+export function merged(lists: readonly Comment[][]): Comment[] {
   const seen = new Set<string>();
   const all: Comment[] = [];
   for (const list of lists) {
