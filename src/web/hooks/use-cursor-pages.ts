@@ -15,6 +15,15 @@ interface PagesState<Item> {
   error: string | null;
 }
 
+/** `items` and then those of `more` not among them already: an item is never shown twice. */
+export function appendNew<Item extends { id: string }>(
+  items: readonly Item[],
+  more: readonly Item[],
+): Item[] {
+  const known = new Set(items.map((item) => item.id));
+  return [...items, ...more.filter((item) => !known.has(item.id))];
+}
+
 interface CursorPagesOptions<Item> {
   /** What the list is filtered by (a search); a new one starts again from the first page. */
   query: string;
@@ -76,15 +85,12 @@ export function useCursorPages<Item extends { id: string }>({
       .then(
         (page) => {
           if (request !== requestRef.current) return;
-          setState((previous) => {
-            const known = new Set((previous.items ?? []).map((item) => item.id));
-            return {
-              ...previous,
-              items: [...(previous.items ?? []), ...page.items.filter((item) => !known.has(item.id))],
-              nextCursor: page.nextCursor,
-              error: null,
-            };
-          });
+          setState((previous) => ({
+            ...previous,
+            items: appendNew(previous.items ?? [], page.items),
+            nextCursor: page.nextCursor,
+            error: null,
+          }));
         },
         (error: unknown) => {
           if (request !== requestRef.current) return;
