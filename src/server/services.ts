@@ -210,8 +210,8 @@ export async function createServices({
     search: new SearchService({ db, dialect }),
     signupPolicy,
     invitations,
-    members: new MembersService({ db, changes: bus, auth }),
-    account: new AccountService({ db, changes: bus, auth, thumbnails }),
+    members: new MembersService({ db, auth }),
+    account: new AccountService({ db, auth, thumbnails }),
     passwordResets: new PasswordResetService({
       db,
       auth,

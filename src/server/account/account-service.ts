@@ -6,12 +6,11 @@ import {
   type AuthUser,
   type ChangePasswordInput,
 } from '../../common';
-import type { AuthService } from '../auth/auth-service';
+import type { AuthService, ChangedUsers } from '../auth/auth-service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../live/change-bus';
 import { AppError, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
 import { isUniqueViolation } from '../db/database';
@@ -38,7 +37,6 @@ export class AccountService {
   constructor(
     private readonly deps: {
       db: Kysely<Database>;
-      changes: ChangeBus;
       auth: AuthService;
       thumbnails: ProfileThumbnails;
     },
@@ -51,11 +49,11 @@ export class AccountService {
   async updateProfile(viewer: Viewer, change: ProfileChange): Promise<AuthUser> {
     const { db, thumbnails } = this.deps;
     let staged: StagedThumbnail | undefined;
-    let unpublished: Change[];
+    let changed: ChangedUsers;
     try {
       if (change.thumbnail) staged = await thumbnails.stage(viewer.uid, change.thumbnail, true);
       const stagedThumbnail = staged;
-      unpublished = await db.transaction().execute(async (trx) => {
+      changed = await db.transaction().execute(async (trx) => {
         const photoURL = stagedThumbnail
           ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
           : undefined;
@@ -63,14 +61,14 @@ export class AccountService {
           await requireFreeDisplayName(trx, change.displayName, viewer.uid);
         }
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
-        return this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]);
+        return this.deps.auth.userChangedAtCommit(trx, viewer.uid);
       });
     } catch (error) {
       await thumbnails.discard(staged);
       // Another account took the name between the check and the write.
       throw isUniqueViolation(error) ? displayNameTaken() : error;
     }
-    await this.deps.changes.publish(unpublished);
+    await this.deps.auth.usersChanged(changed);
     if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
     return this.authUser(viewer.uid);
   }
@@ -133,7 +131,7 @@ export class AccountService {
    */
   async deleteAccount(viewer: Viewer, password: string): Promise<void> {
     await this.requirePassword(viewer, password, messages.passwordWrong, 'password');
-    const { ended, unpublished } = await this.deps.db.transaction().execute(async (trx) => {
+    const { ended, changed } = await this.deps.db.transaction().execute(async (trx) => {
       await lockAdminChanges(trx);
       const user = await findUserById(trx, viewer.uid);
       if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
@@ -144,11 +142,11 @@ export class AccountService {
       await endMembership(trx, viewer.uid, now);
       return {
         ended: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid)),
-        unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: viewer.uid }]),
+        changed: await this.deps.auth.userChangedAtCommit(trx, viewer.uid),
       };
     });
     await this.deps.auth.sessionsEnded(ended);
-    await this.deps.changes.publish(unpublished);
+    await this.deps.auth.usersChanged(changed);
     await this.deps.thumbnails.removeAllBut(viewer.uid, null);
   }
 

@@ -68,6 +68,14 @@ export interface EndedSessions {
   unpublished: Change[];
 }
 
+/** Users whose row changed in a transaction, and what is left to publish after its commit. */
+export interface ChangedUsers {
+  uids: readonly string[];
+  unpublished: Change[];
+}
+
+export const NO_USERS_CHANGED: ChangedUsers = { uids: [], unpublished: [] };
+
 export class AuthService {
   constructor(private readonly deps: Deps) {}
 
@@ -191,6 +199,28 @@ export class AuthService {
   async sessionsEnded(ended: EndedSessions): Promise<void> {
     for (const hash of ended.sessionHashes) this.deps.sessions.forget(hash);
     await this.deps.changes.publish(ended.unpublished);
+  }
+
+  /**
+   * Call inside the transaction that changed a user's row (role, status, name or picture): every instance
+   * drops the user's cached sessions when it commits, since a viewer carries them. Hand the result to
+   * `usersChanged` after the commit.
+   */
+  async userChangedAtCommit(trx: Kysely<Database>, uid: string): Promise<ChangedUsers> {
+    return {
+      uids: [uid],
+      unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: uid }]),
+    };
+  }
+
+  /**
+   * After the transaction of `userChangedAtCommit` committed: this instance forgets the users' sessions at
+   * once, so the very next request already sees a demoted admin as a member (on PostgreSQL this instance's
+   * own NOTIFY arrives later), then what is left to publish goes out.
+   */
+  async usersChanged(changed: ChangedUsers): Promise<void> {
+    for (const uid of changed.uids) this.deps.sessions.forgetUser(uid);
+    await this.deps.changes.publish(changed.unpublished);
   }
 
   async mintIdToken(viewer: Viewer): Promise<{ idToken: string; expiresIn: number }> {

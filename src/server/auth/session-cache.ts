@@ -77,7 +77,8 @@ export class SessionCache {
     this.entries.delete(tokenHash);
   }
 
-  private forgetUser(uid: string): void {
+  /** Called when this instance changed the user's row (role, status, profile), before anyone is told. */
+  forgetUser(uid: string): void {
     this.generation += 1;
     for (const [tokenHash, entry] of this.entries) {
       if (entry.session.uid === uid) this.entries.delete(tokenHash);
