@@ -80,10 +80,14 @@ describe(`upload task against the server (${testDatabaseEngine()})`, () => {
     const data = big.subarray(0, 12 * MiB);
     const target = ref(storage, filesOf(alice, 'paused.bin'));
     const states: string[] = [];
-    // Pause as the 4 MiB chunk at 3932160 goes out: the pause aborts that request.
+    // Pause as the 4 MiB chunk at 3932160 goes out: the pause aborts that request. From then on, every
+    // request is checked as it goes out: none may while the task is paused, however long that lasts.
+    const sentWhilePaused: unknown[] = [];
     recorder.onSend = (request) => {
       if (request.command === 'upload' && request.offset === 3_932_160) {
-        recorder.onSend = undefined;
+        recorder.onSend = (later) => {
+          if (task.snapshot.state === 'paused') sentWhilePaused.push(later);
+        };
         expect(task.pause()).toBe(true);
       }
     };
@@ -92,10 +96,11 @@ describe(`upload task against the server (${testDatabaseEngine()})`, () => {
     await expect.poll(() => task.snapshot.state).toBe('paused');
     expect(task.snapshot.bytesTransferred).toBe(3_932_160);
     const sentAtPause = sent.length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sent.length).toBe(sentAtPause); // nothing goes out while paused
+    // The aborted chunk has settled: a task that retried or went on after it would have sent by now.
+    await expect.poll(() => sent[sentAtPause - 1]?.status).toBe('aborted');
     expect(task.resume()).toBe(true);
     const snapshot = await task;
+    expect(sentWhilePaused).toEqual([]);
 
     expect(snapshot.state).toBe('success');
     expect(states).toEqual(expect.arrayContaining(['running', 'paused']));
