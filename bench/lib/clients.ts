@@ -107,12 +107,18 @@ function sessionFrom(
   return { uid: json.user.uid, email, cookie, idToken: json.idToken };
 }
 
+/**
+ * Display names are unique per server: every signup of this process takes the next name, starting far
+ * above the seeder's (which names its users `displayNameFor(0…)`), so the two never meet on one server.
+ */
+let nextNameIndex = 1_000_000;
+
 /** Multipart signup with a real PNG thumbnail, as the web app sends it. */
 async function signUp(baseUrl: string, email: string, index: number): Promise<Session> {
   const form = new FormData();
   form.set('email', email);
   form.set('password', BENCH_PASSWORD);
-  form.set('displayName', displayNameFor(index));
+  form.set('displayName', displayNameFor((nextNameIndex += 1)));
   form.set('thumbnail', new Blob([new Uint8Array(avatarPng(index))], { type: 'image/png' }), 'avatar.png');
   const response = await fetch(`${baseUrl}/api/auth/signup`, { method: 'POST', body: form });
   const text = await response.text();
