@@ -18,7 +18,9 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: 'list',
-  timeout: 30_000,
+  // A whole test's bound, like every wait, is for a loaded machine: a fresh clone on 2 busy cores ran
+  // multi-step tests past 30 s. It only matters when a test hangs.
+  timeout: 6 * WAIT_MS,
   // Assertions retry until they hold, up to the one wait bound for a loaded machine (test/support/poll.ts).
   expect: { timeout: WAIT_MS },
   use: {

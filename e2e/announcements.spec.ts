@@ -53,7 +53,6 @@ test.describe('route changes land on the new page title', () => {
   test('signup, create, open, complete, sidebar links and logout each focus the new h1', async ({
     browser,
   }) => {
-    test.setTimeout(60_000);
     const context = await browser.newContext();
     // Other tests' users come and go meanwhile: with live announcements off, only this user's own
     // confirmations are said, which is what this test reads.
@@ -141,7 +140,6 @@ test.describe('live changes are announced', () => {
   test("another user's project, comment, login and logout are told in the live region", async ({
     browser,
   }) => {
-    test.setTimeout(90_000);
     const watcherSide = await newSignedInContext(browser, earlyUser('Listener'));
     const authorSide = await newSignedInContext(browser, newUser('author'));
     const arrivingContext = await browser.newContext();

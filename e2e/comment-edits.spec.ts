@@ -15,7 +15,6 @@ test('an author edits and deletes a comment; another open page follows live; axe
   browser,
 }) => {
   // Two signed-in contexts and three axe scans: past 30 s on a loaded 2-core machine (a fresh-clone run).
-  test.setTimeout(60_000);
   const author = await newSignedInContext(browser, newUser('editor'));
   const reader = await newSignedInContext(browser, newUser('watcher'));
   try {

@@ -10,7 +10,6 @@ import { allUsersHeading, fillLoginForm, greeting, navbar, onlineDot, userRow } 
 test('presence follows logout, a second login, and the closing of the last of two tabs', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const watcherSide = await newSignedInContext(browser, earlyUser('watcher'));
   const firstVisit = await newSignedInContext(browser, earlyUser('presence'));
   const secondVisit = await browser.newContext();

@@ -1,3 +1,4 @@
+import { WAIT_MS } from '../test/support/poll';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,7 @@ function dayFromToday(days: number): string {
 test("'Show more' goes on past 1,000 projects to the oldest, and the loaded pages stay live", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(12 * WAIT_MS);
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-paging-'));
   const server = await startOwnServer(tempDir);
   const context = await browser.newContext({ baseURL: server.url });

@@ -191,7 +191,6 @@ test.describe('create a project', () => {
     request,
   }) => {
     // 52 signups are 52 scrypt hashes on the server: CPU the two workers' tests share, whatever the batching.
-    test.setTimeout(60_000);
     // 50 names that sort first fill the select's first page; the one we want sorts last.
     const tag = newUser().displayName.split(' ')[1] ?? '';
     const fillers = Array.from({ length: 50 }, (_, index) => ({

@@ -1,3 +1,4 @@
+import { WAIT_MS } from '../test/support/poll';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,7 @@ const BACK_WITHIN_MS = 20_000;
 test('an open tab reconnects by itself after a server restart and shows what changed meanwhile, without a reload', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(12 * WAIT_MS);
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-restart-'));
   let server: OwnServer | undefined = await startOwnServer(tempDir);
   const context = await browser.newContext({ baseURL: server.url });

@@ -68,7 +68,6 @@ const sidebarLink = (page: Page, name: string) =>
 test('the owner switches to invitation only: an uninvited signup is refused, an invited one gets in', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const team = await startTeam(browser);
   try {
     const { page } = team.owner;
@@ -124,7 +123,6 @@ test('the owner switches to invitation only: an uninvited signup is refused, an 
 test("the owner deactivates a member from the members page and the member's open tab is signed out live", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const team = await startTeam(browser);
   try {
     const leaving = await member(team, 'leaving');
@@ -160,7 +158,6 @@ test("the owner deactivates a member from the members page and the member's open
 test("a member's new name and avatar show live on another member's dashboard, users panel and project page", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const team = await startTeam(browser);
   try {
     const changer = await member(team, 'changer');
@@ -209,7 +206,6 @@ test("a member's new name and avatar show live on another member's dashboard, us
 test('changing the password signs out the other session; the sessions list can sign out the rest', async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const team = await startTeam(browser);
   try {
     const user = await member(team, 'careful');
