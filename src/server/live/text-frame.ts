@@ -1,5 +1,5 @@
 /**
- * One unmasked, final text frame (RFC 6455 §5.2) holding `payload`: a whole message as a server sends it.
+ * One unmasked, final text frame (RFC 6455, section 5.2) holding `payload`: a whole message as a server sends it.
  *
  * The fan-out writes the same change to thousands of sockets. Built once, the complete frame goes to each
  * socket as one write, where `ws` would build a header and cork two writes per socket

@@ -11,7 +11,7 @@ import { storageErrors } from './storage-errors';
 
 /** Visible ASCII and space: what every HTTP stack passes through unchanged. */
 const HEADER_TEXT = /^[\x20-\x7e]*$/;
-/** An HTTP token (RFC 9110 §5.6.2): GCS sends custom metadata keys as `x-goog-meta-<key>` headers. */
+/** An HTTP token (RFC 9110, section 5.6.2): GCS sends custom metadata keys as `x-goog-meta-<key>` headers. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Values may be any text (GCS keeps them as UTF-8), but never line breaks or control characters. */
 // eslint-disable-next-line no-control-regex
