@@ -6,7 +6,7 @@ import type { AuthUser } from '../../src/common';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/database';
 import { createServices } from '../../src/server/services';
-import { LocalChangeBus } from '../../src/server/live/change-bus';
+import { LocalChangeBus } from '../../src/server/db/change-bus';
 import { findUserByEmailKey } from '../../src/server/users/users-repository';
 import { openBatchingDatabase, type BatchingDatabase } from './batching';
 import { avatarPng, commentText, displayNameFor, projectInput } from './data';

@@ -32,7 +32,7 @@ import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { limitEveryWrite } from './http/write-rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
-import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './live/change-bus';
+import { LocalChangeBus, PostgresChangeBus, type ChangeBus } from './db/change-bus';
 import { LiveHub } from './live/live-hub';
 import { acceptLiveUpgrades, registerLiveHttpRoute } from './live/live-upgrade';
 import { registerStorageRoutes } from './storage/storage-routes';

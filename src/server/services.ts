@@ -12,7 +12,7 @@ import { createViewerResolver, type ViewerResolver } from './auth/viewer';
 import { mailSettingsOf, type Config } from './config';
 import type { DatabaseHandle } from './db/database';
 import type { Database } from './db/schema';
-import type { ChangeBus } from './live/change-bus';
+import type { ChangeBus } from './db/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { NotificationEmailOutbox } from './notifications/email-outbox';
 import { NotificationJobs } from './notifications/notification-jobs';

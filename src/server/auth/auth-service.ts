@@ -6,7 +6,7 @@ import type { PresenceService } from '../presence/presence-service';
 import { isUniqueViolation } from '../db/database';
 import { nowIso } from '../core/time';
 import { AppError } from '../core/app-error';
-import type { Change, ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import type { SignupPolicyService } from '../team/signup-policy-service';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../core/ids';

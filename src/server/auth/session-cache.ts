@@ -1,4 +1,4 @@
-import type { ChangeBus } from '../live/change-bus';
+import type { ChangeBus } from '../db/change-bus';
 import type { LiveSession } from './sessions-repository';
 
 /**

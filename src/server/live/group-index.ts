@@ -1,5 +1,5 @@
 import type { LiveCollection, LiveTarget } from '../../common';
-import type { Change } from './change-bus';
+import type { Change } from '../db/change-bus';
 import type { ResultState } from './result-state';
 
 interface IndexedGroup {

@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import type { LiveDoc } from '../../common';
 import type { Viewer } from '../core/viewer';
 import { pollUntil } from '../../../test/support/poll';
-import { LocalChangeBus } from './change-bus';
+import { LocalChangeBus } from '../db/change-bus';
 import { forbidden } from '../core/app-error';
 import { LiveHub } from './live-hub';
 import type { LiveSource } from './live-sources';

@@ -17,7 +17,7 @@ import type { Viewer } from '../core/viewer';
 import { afterAnswers } from '../db/after-answers';
 import { AppError } from '../core/app-error';
 import type { Metrics } from '../core/metrics';
-import type { Change, ChangeBus } from './change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import { liveGroupKey, type LiveSource, type LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
 import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';

@@ -1,6 +1,6 @@
 import { messages, nameSearchKey, type LiveDoc, type LiveQuery, type LiveWhere } from '../../common';
 import { invalidArgument } from '../core/app-error';
-import type { FilterableFields } from './change-bus';
+import type { FilterableFields } from '../db/change-bus';
 
 /** Whether a document satisfies a query's filters (ignoring order and limit). */
 export function matchesWhere(doc: LiveDoc | FilterableFields, where: LiveWhere[] | undefined): boolean {

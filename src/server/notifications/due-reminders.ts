@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import type { Logger } from '../core/logger';
 import { zonedDayAndHour } from '../core/time';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';

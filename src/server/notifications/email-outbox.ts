@@ -4,7 +4,7 @@ import { messages, NOTIFICATION_KINDS, type NotificationKind } from '../../commo
 import type { Mailer } from '../account/mailer';
 import type { Database } from '../db/schema';
 import { getOrCreateSecretKey } from '../db/settings-repository';
-import type { ChangeBus } from '../live/change-bus';
+import type { ChangeBus } from '../db/change-bus';
 import { AppError } from '../core/app-error';
 import type { Logger } from '../core/logger';
 import { zonedDayAndHour } from '../core/time';

@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { NOTIFICATION_KINDS } from '../../common';
 import { afterAnswers } from '../db/after-answers';
 import type { Database } from '../db/schema';
-import type { ChangeBus } from '../live/change-bus';
+import type { ChangeBus } from '../db/change-bus';
 import type { Logger } from '../core/logger';
 import { pendingNotificationJobs, takeNotificationJob } from './notifications-repository';
 import { recipientsOf, writeNotifications, type NotificationDraft } from './notifications-service';

@@ -13,7 +13,7 @@ import {
 } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import { invalidArgument, notFound } from '../core/app-error';
 import { newId, newIds } from '../core/ids';
 import { nowIso } from '../core/time';

@@ -13,7 +13,7 @@ import {
   touchLivePresence,
   upsertLivePresence,
 } from './presence-repository';
-import type { ChangeBus } from '../live/change-bus';
+import type { ChangeBus } from '../db/change-bus';
 import { FreshRows } from '../live/fresh-rows';
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import { FreshRows } from '../live/fresh-rows';
 import { anySignedInViewer, type LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';

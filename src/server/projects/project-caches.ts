@@ -1,4 +1,4 @@
-import type { ChangeBus } from '../live/change-bus';
+import type { ChangeBus } from '../db/change-bus';
 
 /**
  * Serialized response bodies (UTF-8 bytes, ready to send) kept until a change can alter them, least

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
-import type { StatementNotify } from '../live/change-bus';
+import type { StatementNotify } from '../db/change-bus';
 import {
   insertNotificationsUnlessOptedOutSql,
   type NotificationRow,

@@ -13,12 +13,12 @@ import {
   type UpdateProjectInput,
   type UserRef,
 } from '../../common';
-import type { FilterableFields } from '../live/change-bus';
+import type { FilterableFields } from '../db/change-bus';
 import { AppError } from '../core/app-error';
 import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
 import type { Viewer } from '../core/viewer';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
-import type { Change, ChangeBus } from '../live/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
 import type { NotificationJobs } from '../notifications/notification-jobs';
 import {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { loadPg } from '../db/pg-driver';
+import { loadPg } from './pg-driver';
 import type { LiveCollection } from '../../common';
-import type { Database } from '../db/schema';
+import type { Database } from './schema';
 
 /** A document's filterable fields, as live queries compare them (see `LiveWhere`). */
 export type FilterableFields = Record<string, string | number | boolean | string[]>;
