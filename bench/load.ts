@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Comment, Project } from '../src/common';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/config/config';
 import { openDatabase } from '../src/server/db/database';
 import { httpRequest, openDashboardTabs, type LiveSocket, type Session } from './lib/clients';
 import { commentText, projectInput } from './lib/data';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pMap from 'p-map';
 import { UNREAD_COUNT_CAP, unreadNotificationsCountQuery } from '../src/common';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/config/config';
 import { openDatabase } from '../src/server/db/database';
 import { newId } from '../src/server/core/ids';
 import { closeAll, httpRequest, openLive, type LiveSocket, type Session } from './lib/clients';

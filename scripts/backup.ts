@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { ArchiveError } from '../src/server/backup/archive';
 import { exportInstall, importInstall } from '../src/server/backup/backup-service';
-import { ConfigError, loadConfig } from '../src/server/config';
+import { ConfigError, loadConfig } from '../src/server/config/config';
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);

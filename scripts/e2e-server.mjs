@@ -31,7 +31,7 @@ const webRoot = path.join(tempDir, 'web');
 mkdirSync(dataDir, { recursive: true });
 cpSync(path.resolve('dist/web'), webRoot, { recursive: true });
 
-const { loadConfig } = await import('../src/server/config.ts');
+const { loadConfig } = await import('../src/server/config/config.ts');
 const { createApp } = await import('../src/server/app.ts');
 
 const env = { ...process.env, DATA_DIR: dataDir };

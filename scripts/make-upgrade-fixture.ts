@@ -13,7 +13,7 @@ import pg from 'pg';
 import { readVerifiedArchive, sha256 } from '../src/server/backup/archive';
 import { EXPORTED_TABLES } from '../src/server/backup/backup-repository';
 import { exportInstall, importInstall } from '../src/server/backup/backup-service';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/config/config';
 import { makePng, postSignup, sessionCookieOf, uniqueEmail } from '../test/support/fixtures';
 import { findPostgresBinDir, startPostgresCluster } from '../test/support/postgres-cluster';
 import { startServerProcess } from '../test/support/server-process';

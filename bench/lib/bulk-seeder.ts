@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/config/config';
 import { openDatabase } from '../../src/server/db/database';
 import { newId } from '../../src/server/core/ids';
 import { commentText, projectInput } from './data';

@@ -117,8 +117,8 @@ export const GAPS: Record<string, string> = {
     '207–335 MB/s (≈ 0.46 ×), the current code 100–120 MB/s against 168–333 MB/s: the bare baseline ' +
     'moved, the upload did not (docs/decisions/014-durability.md adds only directory syncs). ' +
     'The two server costs earlier reports named are gone: the part’s MD5 is kept incrementally while ' +
-    'chunks arrive (`PartHashes` in src/server/storage/local-disk-blob-store.ts; a re-read only after a ' +
-    'restart or a rewind), and src/server/storage/batched-part-writer.ts reads the next batch while the ' +
+    'chunks arrive (`PartHashes` in src/server/storage/stores/local-disk-blob-store.ts; a re-read only after a ' +
+    'restart or a rewind), and src/server/storage/uploads/batched-part-writer.ts reads the next batch while the ' +
     'previous one is written. What is left per 16 MiB chunk is one request whose bytes are synced before ' +
     'it is answered (docs/decisions/014-durability.md), one chunk in flight at a time as the SDK sends them. ' +
     'Traced inside the server on 2026-11-26 (docs/decisions/032-upload-throughput.md), finalize itself ' +

@@ -3,7 +3,7 @@ import { hashPassword } from '../../src/server/auth/passwords';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import type { Viewer } from '../../src/server/core/viewer';
 import type { AuthUser } from '../../src/common';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/config/config';
 import { openDatabase } from '../../src/server/db/database';
 import { createServices } from '../../src/server/services';
 import { LocalChangeBus } from '../../src/server/db/change-bus';

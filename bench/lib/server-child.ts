@@ -5,7 +5,7 @@
  * BENCH_WEB_ROOT naming the web build to serve (none when unset).
  */
 import { createApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/config/config';
 
 export type ParentMessage = { type: 'memory' } | { type: 'gc' } | { type: 'cpu' };
 export type ChildMessage =

@@ -1,5 +1,5 @@
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './config/config';
 
 async function main(): Promise<void> {
   let config;

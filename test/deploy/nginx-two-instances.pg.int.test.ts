@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, type Project } from '../../src/common';
-import type { Config } from '../../src/server/config';
+import type { Config } from '../../src/server/config/config';
 import {
   signUpStorageUser,
   startSession,

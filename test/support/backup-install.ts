@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/server/config';
+import { loadConfig, type Config } from '../../src/server/config/config';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from './test-server';
 
 /**

@@ -1,8 +1,8 @@
 import { openDatabase } from '../../src/server/db/database';
-import { EMPTY_METADATA } from '../../src/server/storage/object-metadata';
-import { newObjectRow } from '../../src/server/storage/object-presenter';
-import type { Config } from '../../src/server/config';
-import { createBlobStore } from '../../src/server/storage/create-blob-store';
+import { EMPTY_METADATA } from '../../src/server/storage/objects/object-metadata';
+import { newObjectRow } from '../../src/server/storage/objects/object-presenter';
+import type { Config } from '../../src/server/config/config';
+import { createBlobStore } from '../../src/server/storage/stores/create-blob-store';
 
 const ROWS_PER_INSERT = 500;
 

@@ -2,7 +2,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CreateProjectInput, NotificationKind } from '../../src/common';
-import type { Config } from '../../src/server/config';
+import type { Config } from '../../src/server/config/config';
 import type { DatabaseHandle } from '../../src/server/db/database';
 import { signUpClient, type SignedInClient } from './clients';
 import { setNotificationPreference, type NotificationPreference } from './notification-preferences';

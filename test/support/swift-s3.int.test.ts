@@ -1,9 +1,9 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/server/config';
-import { createBlobStore } from '../../src/server/storage/create-blob-store';
-import { S3BlobStore } from '../../src/server/storage/s3-blob-store';
+import { loadConfig } from '../../src/server/config/config';
+import { createBlobStore } from '../../src/server/storage/stores/create-blob-store';
+import { S3BlobStore } from '../../src/server/storage/stores/s3-blob-store';
 import {
   createTestBucket,
   removeTestBucket,

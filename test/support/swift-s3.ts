@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { S3StorageConfig } from '../../src/server/config';
+import type { S3StorageConfig } from '../../src/server/config/config';
 
 /**
  * A real S3 API for tests: OpenStack Swift with its `s3api` middleware (Debian's packages), started on

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type DojoApp } from '../../src/server/app';
-import { loadConfig, type Config } from '../../src/server/config';
+import { loadConfig, type Config } from '../../src/server/config/config';
 import type { LogDestination } from '../../src/server/core/logger';
 import { createTestBucket, removeTestBucket, s3StorageConfig } from './swift-s3';
 

@@ -1,5 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type { MailSettings } from '../config';
+import type { MailSettings } from '../config/config';
 
 export interface Email {
   to: string;

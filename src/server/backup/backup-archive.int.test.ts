@@ -11,7 +11,7 @@ import { signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, storedBlobFiles } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { openDatabase } from '../db/database';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { ArchiveError } from './archive';
 import { nonEmptyTables } from './backup-repository';
 import { exportInstall, importInstall } from './backup-service';

@@ -9,7 +9,7 @@ import { createBackupInstall, type BackupInstall } from '../../../test/support/b
 import { newClient, tomorrow } from '../../../test/support/clients';
 import { postSignup, sessionCookieOf, uniqueEmail } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 import { readVerifiedArchive } from './archive';
 import { exportInstall, importInstall } from './backup-service';
 

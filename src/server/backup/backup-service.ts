@@ -2,10 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { openDatabase } from '../db/database';
-import type { BlobStore } from '../storage/blob-store';
-import { createBlobStore } from '../storage/create-blob-store';
+import type { BlobStore } from '../storage/stores/blob-store';
+import { createBlobStore } from '../storage/stores/create-blob-store';
 import {
   ARCHIVE_FORMAT,
   ArchiveError,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/stores/blob-store';
 import { deletionHeld } from './backup-repository';
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../../test/support/test-server';
 import { readVerifiedArchive } from '../backup/archive';
 import { exportInstall } from '../backup/backup-service';
-import { loadConfig } from '../config';
+import { loadConfig } from '../config/config';
 
 /**
  * Today's code starts on the data set the v0.1.0 release made (scripts/make-upgrade-fixture.ts) on this

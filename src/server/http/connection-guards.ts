@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { messages } from '../../common';
-import type { HttpTimeouts } from '../config';
+import type { HttpTimeouts } from '../config/config';
 import { AppError } from '../core/app-error';
 import { bodyOf, refuseSocket } from './error-handler';
 

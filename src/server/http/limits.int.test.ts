@@ -10,7 +10,7 @@ import {
   type StorageTestUser,
   useStorageSuite,
 } from '../storage/testing/storage-http';
-import { CHUNK_MAX_BYTES } from '../storage/resumable-uploads';
+import { CHUNK_MAX_BYTES } from '../storage/uploads/resumable-uploads';
 
 const THIRTY_MB = 30 * 1024 * 1024;
 

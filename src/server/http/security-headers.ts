@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 /**
  * The page's Content-Security-Policy. Only HTML needs one (JSON and bytes are never rendered as pages;

@@ -4,7 +4,7 @@ import { messages } from '../../common';
 import type { DatabaseHandle } from '../db/database';
 import { bodyOf } from '../http/error-handler';
 import type { Metrics } from '../core/metrics';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/stores/blob-store';
 import { checkReadiness } from './readiness';
 
 /** Requests that matched no route are counted under one label, never by their raw URL. */

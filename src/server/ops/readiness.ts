@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from '../db/database';
 import { pendingMigrations } from '../db/database';
 import { pingDatabase } from '../db/database-repository';
-import type { BlobStore } from '../storage/blob-store';
+import type { BlobStore } from '../storage/stores/blob-store';
 
 type ReadinessCheck = 'database' | 'storage' | 'migrations';
 

@@ -3,7 +3,7 @@ import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';
 import { storageErrorTexts } from '../../common/storage-errors';
 import { makePng } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { updateObject } from './objects-repository';
+import { updateObject } from './objects/objects-repository';
 import {
   asBody,
   bucketUrl,

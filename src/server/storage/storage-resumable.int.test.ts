@@ -3,7 +3,7 @@ import { THUMBNAIL_MAX_BYTES } from '../../common';
 import { makePng } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import type { TestServer } from '../../../test/support/test-server';
-import { createBlobStore } from './create-blob-store';
+import { createBlobStore } from './stores/create-blob-store';
 import {
   md5Base64,
   objectUrl,

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { IMAGE_SNIFF_BYTES, sniffRasterImage, STORAGE_DEFAULT_CONTENT_TYPE } from '../../common';
 import type { Database } from '../db/schema';
 import { newId } from '../core/ids';
-import type { StoredBlob } from '../storage/blob-store';
-import { safeFileName } from '../storage/object-names';
-import type { StorageService } from '../storage/storage-service';
+import type { StoredBlob } from '../storage/stores/blob-store';
+import { safeFileName } from '../storage/objects/object-names';
+import type { StorageService } from '../storage/objects/storage-service';
 
 /** A profile picture that passed `checkThumbnail`, as read from a form. */
 export interface ThumbnailUpload {

@@ -7,10 +7,10 @@ import {
   type TestServer,
 } from '../../../../test/support/test-server';
 import { openDatabase, type DatabaseHandle } from '../../db/database';
-import type { BlobStore } from '../blob-store';
-import { createBlobStore } from '../create-blob-store';
+import type { BlobStore } from '../stores/blob-store';
+import { createBlobStore } from '../stores/create-blob-store';
 import { KeyedMutex } from '../../core/keyed-mutex';
-import { StorageSweeper } from '../storage-sweeper';
+import { StorageSweeper } from '../uploads/storage-sweeper';
 
 /**
  * Raw-HTTP helpers for the storage integration tests: real users from the signup endpoint, and

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { AddCommentSchema, announcements, type AddCommentInput } from '../../../common';
+import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { useAnnouncer } from '../../hooks/use-announcer';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { dojo } from '../../lib/dojo-client';
+import { MentionField } from './mention-field';
+import { toStoredText } from './mention-draft';
+
+const checkComment = checkWith(AddCommentSchema);
+const FIELDS = { content: 'new-comment' };
+
+/** The box under the comments for a new one; it empties once the server has the comment. */
+export function AddCommentForm({ projectId }: { projectId: string }) {
+  const [content, setContent] = useState('');
+  // One map for the form's life, added to as users are picked.
+  const [picked] = useState(() => new Map<string, string>());
+  const { say } = useAnnouncer();
+  const form = useFormAction({
+    check: checkComment,
+    send: async (input: AddCommentInput) => {
+      await dojo.projects.addComment(projectId, input);
+      // Cleared only once the server has the comment (docs/product-spec.md#flaw-9), and only if it was not
+      // edited since.
+      setContent((current) => (toStoredText(current, picked) === input.content ? '' : current));
+      say(announcements.commentAdded);
+    },
+    fields: FIELDS,
+  });
+
+  return (
+    <form
+      className="comment-form"
+      onSubmit={(event) => form.submit(event, { content: toStoredText(content, picked) })}
+      noValidate
+    >
+      <MentionField
+        id={FIELDS.content}
+        label="Add new comment:"
+        binding={form.textField('content', content, setContent)}
+        setValue={setContent}
+        picked={picked}
+      />
+      <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
+      <FormAlert lines={form.alert} />
+    </form>
+  );
+}

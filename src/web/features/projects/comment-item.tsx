@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { commentAnchor, mentionedUserIds, messages, type Comment } from '../../../common';
+import { Avatar } from '../../components/avatar';
+import { MentionText, readableText, useUserNames } from '../../components/mention-text';
+import { absoluteTime, relativeTime } from '../../lib/time-format';
+import { ConfirmDeleteComment } from './confirm-delete-comment';
+import { EditCommentForm } from './edit-comment-form';
+
+/** What the list does with the viewer's own comments once the server has taken an edit or a delete. */
+export interface OwnCommentActions {
+  viewerId: string | null;
+  onEdited: (comment: Comment) => void;
+  onDeleted: (commentId: string) => void;
+}
+
+type Mode = 'view' | 'edit' | 'confirm-delete';
+
+/** One comment: author, times and text; the viewer's own can be edited in place or deleted. */
+export function CommentItem({
+  comment,
+  now,
+  own,
+  actions,
+}: {
+  comment: Comment;
+  now: number;
+  own: boolean;
+  actions: OwnCommentActions;
+}) {
+  const [mode, setMode] = useState<Mode>('view');
+  const nameOf = useUserNames(mentionedUserIds(comment.content));
+  const readable = readableText(comment.content, nameOf);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  /**
+   * Where focus returns when an edit or a delete confirmation closes: its button, which is rendered
+   * again only then, so the focus moves in an effect after that render.
+   */
+  const returnFocus = useRef<RefObject<HTMLButtonElement | null> | null>(null);
+  useEffect(() => {
+    if (mode !== 'view' || !returnFocus.current) return;
+    returnFocus.current.current?.focus();
+    returnFocus.current = null;
+  }, [mode]);
+
+  const close = (to: RefObject<HTMLButtonElement | null>) => {
+    returnFocus.current = to;
+    setMode('view');
+  };
+
+  return (
+    <li className="comment" id={commentAnchor(comment.id)} data-comment-id={comment.id} tabIndex={-1}>
+      <div className="comment-author">
+        <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
+        <p className="comment-author-name">{comment.displayName}</p>
+      </div>
+      <p className="comment-date">
+        <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
+          {relativeTime(comment.createdAt, now)}
+        </time>
+        {/* The exact moment, for those who cannot hover over the relative time. */}
+        <span className="visually-hidden">{`, ${absoluteTime(comment.createdAt)}`}</span>
+        {comment.editedAt && (
+          <>
+            {' '}
+            <span className="comment-edited">
+              (
+              <time dateTime={comment.editedAt} title={absoluteTime(comment.editedAt)}>
+                {messages.commentEdited}
+              </time>
+              )
+            </span>
+            <span className="visually-hidden">{`, ${absoluteTime(comment.editedAt)}`}</span>
+          </>
+        )}
+      </p>
+      {mode === 'edit' ? (
+        <EditCommentForm
+          comment={comment}
+          nameOf={nameOf}
+          onSaved={(edited) => {
+            actions.onEdited(edited);
+            close(editButton);
+          }}
+          onCancel={() => close(editButton)}
+        />
+      ) : (
+        // Plain text and mentions: React escapes it; line breaks are kept by CSS (white-space: pre-wrap).
+        <p className="comment-content">
+          <MentionText text={comment.content} />
+        </p>
+      )}
+      {own && mode === 'view' && (
+        <div className="comment-actions">
+          <button
+            ref={editButton}
+            className="btn comment-action-button"
+            type="button"
+            aria-label={`${messages.editComment}: ${readable.slice(0, 40)}`}
+            onClick={() => setMode('edit')}
+          >
+            {messages.editComment}
+          </button>
+          <button
+            ref={deleteButton}
+            className="btn comment-action-button"
+            type="button"
+            aria-label={`${messages.deleteComment}: ${readable.slice(0, 40)}`}
+            onClick={() => setMode('confirm-delete')}
+          >
+            {messages.deleteComment}
+          </button>
+        </div>
+      )}
+      {own && mode === 'confirm-delete' && (
+        <ConfirmDeleteComment
+          comment={comment}
+          onDeleted={() => actions.onDeleted(comment.id)}
+          onCancel={() => close(deleteButton)}
+        />
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,36 @@
+import { messages } from '../../../common';
+
+/**
+ * 'Show older comments' above the list. It stays focusable while loading (aria-disabled, not disabled),
+ * so keyboard focus is not lost; once no older page is left it goes, and focus moves to the oldest
+ * comment just loaded, where reading continues.
+ */
+export function OlderComments({
+  loading,
+  error,
+  onLoad,
+}: {
+  loading: boolean;
+  error: string | null;
+  onLoad: () => void;
+}) {
+  return (
+    <div className="comments-older">
+      <button
+        className="btn comments-older-button"
+        type="button"
+        aria-disabled={loading || undefined}
+        onClick={() => {
+          if (!loading) onLoad();
+        }}
+      >
+        {loading ? messages.loadingOlderComments : messages.showOlderComments}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
