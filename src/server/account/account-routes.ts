@@ -12,7 +12,7 @@ import {
   type FieldErrors,
 } from '../../common';
 import { readProfileForm, type ProfileForm } from '../auth/profile-form';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { AppError, invalidArgument } from '../core/app-error';
 import { fieldErrorsOf, parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';

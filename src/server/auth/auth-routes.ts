@@ -14,7 +14,8 @@ import { fieldErrorsOf, parseInput } from '../core/validate';
 import { readProfileForm, type ProfileForm } from './profile-form';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
-import { SESSION_COOKIE, userOf, type ViewerResolver } from './viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
+import { SESSION_COOKIE, userOf } from './viewer';
 
 interface Deps {
   auth: AuthService;

@@ -7,6 +7,7 @@ import { nowIso } from '../core/time';
 import type { Viewer } from '../core/viewer';
 import { unauthenticated } from '../core/app-error';
 import { hasForeignOrigin } from '../http/origin';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import type { IdTokens } from './id-tokens';
 import type { SessionActivity } from './session-activity';
 import type { SessionCache } from './session-cache';
@@ -33,7 +34,7 @@ export function createViewerResolver(deps: {
   publicUrl: string | undefined;
   sessions: SessionCache;
   activity: SessionActivity;
-}) {
+}): ViewerResolver {
   const findSession = (tokenHash: string) =>
     deps.sessions.find(tokenHash, async () => {
       const now = nowIso();
@@ -81,21 +82,14 @@ export function createViewerResolver(deps: {
       if (!viewer) throw unauthenticated();
       return viewer;
     },
-    /**
-     * The viewer by the session cookie alone, whatever `Authorization` says: for what only the session
-     * may do (minting id tokens), so a leaked id token cannot renew itself.
-     */
     sessionViewerOf(request: FastifyRequest): Promise<Viewer | null> {
       return resolveCookie(request.headers, request.cookies[SESSION_COOKIE]);
     },
-    /** For requests outside Fastify (the live socket's upgrade): the caller has parsed the cookies. */
     viewerOfHeaders(headers: IncomingHttpHeaders, cookies: Record<string, string | undefined>) {
       return resolve(headers, cookies[SESSION_COOKIE]);
     },
   };
 }
-
-export type ViewerResolver = ReturnType<typeof createViewerResolver>;
 
 function viewerOfSession(
   session: NonNullable<Awaited<ReturnType<typeof findLiveSession>>>,

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from './viewer-resolver';
 import { limitEveryWrite } from './write-rate-limit';
 
 const WRITES_PER_MINUTE = 7;

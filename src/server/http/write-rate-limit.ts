@@ -1,7 +1,7 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { messages } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from './viewer-resolver';
 import { AppError } from '../core/app-error';
 
 declare module 'fastify' {

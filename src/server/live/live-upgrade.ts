@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { LIVE_PATH, messages } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import type { Viewer } from '../core/viewer';
 import { AppError, notFound, unauthenticated } from '../core/app-error';
 import { refuseSocket as refuse } from '../http/error-handler';

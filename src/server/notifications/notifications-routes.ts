@@ -7,7 +7,7 @@ import {
   type NotificationPage,
   type NotificationPreferences,
 } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import type { NotificationsService } from './notifications-service';
 

@@ -16,7 +16,7 @@ import {
   type CommentPage,
   type Project,
 } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import type { ProjectsService } from './projects-service';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchTextSchema, type SearchResponse } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import type { SearchService } from './search-service';
 

@@ -11,7 +11,7 @@ import {
   type AuthOptions,
 } from '../../common';
 import type { PasswordResetService } from '../account/password-reset-service';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { invalidArgument } from '../core/app-error';
 import { parseInput } from '../core/validate';
 import type { InvitationsService } from './invitations-service';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH, type UserProfile } from '../../common';
-import type { ViewerResolver } from '../auth/viewer';
+import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import type { UsersService } from './users-service';
 

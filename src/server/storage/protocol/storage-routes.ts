@@ -2,7 +2,7 @@ import fastifyCors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../../common';
 import { AppError } from '../../core/app-error';
-import type { ViewerResolver } from '../../auth/viewer';
+import type { ViewerResolver } from '../../http/viewer-resolver';
 import type { Viewer } from '../../core/viewer';
 import type { Config } from '../../config/config';
 import { perUserRateLimit } from '../../http/write-rate-limit';
