@@ -18,7 +18,7 @@ import { fieldErrorsOf, parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import { TokenParamsSchema } from '../team/team-routes';
 import type { AccountService, ProfileChange } from './account-service';
-import type { PasswordResetService } from './password-reset-service';
+import type { PasswordResetService } from '../team/password-reset-service';
 
 const PROFILE_TEXT_FIELDS = new Set(['displayName']);
 export const SessionParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { messages, NOTIFICATION_KINDS, type NotificationKind } from '../../common';
-import type { Mailer } from '../account/mailer';
+import type { Mailer } from './mailer';
 import type { Database } from '../db/schema';
 import { getOrCreateSecretKey } from '../db/settings-repository';
 import type { ChangeBus } from '../db/change-bus';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { voidPasswordResetsMadeBy } from '../account/password-resets-repository';
 import type { Database } from '../db/schema';
 import { dropQueuedEmails } from '../notifications/email-repository';
 import { revokeInvitationsMadeBy } from './invitations-repository';
+import { voidPasswordResetsMadeBy } from './password-resets-repository';
 
 /**
  * Inside the transaction that takes an admin's role away (made a member, deactivated, deleted): the

@@ -10,12 +10,12 @@ import {
   SignupPolicySchema,
   type AuthOptions,
 } from '../../common';
-import type { PasswordResetService } from '../account/password-reset-service';
 import type { ViewerResolver } from '../http/viewer-resolver';
 import { invalidArgument } from '../core/app-error';
 import { parseInput } from '../core/validate';
 import type { InvitationsService } from './invitations-service';
 import type { MembersService } from './members-service';
+import type { PasswordResetService } from './password-reset-service';
 import type { SignupPolicyService } from './signup-policy-service';
 
 export const MembersQuerySchema = z.object({
