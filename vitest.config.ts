@@ -22,8 +22,10 @@ const integration = {
   environment: 'node',
   // Each file boots its own server (and on PostgreSQL its own database), so files run in parallel.
   fileParallelism: true,
-  testTimeout: 30_000,
-  hookTimeout: 30_000,
+  // A test's or hook's whole-time bound only matters when it hangs: a file that starts servers and runs
+  // CLIs waits on conditions of WAIT_MS each, so a bound of a few such waits never decides a slow pass.
+  testTimeout: 6 * WAIT_MS,
+  hookTimeout: 6 * WAIT_MS,
   // `expect.poll` waits for a condition; its default 1 s bound is a timed assertion that a loaded machine
   // (CI, a fresh clone installing as it runs) can miss, so it waits as long as every other helper does.
   expect: { poll: { timeout: WAIT_MS } },
