@@ -7,7 +7,6 @@ import { isUniqueViolation } from '../db/database';
 import { nowIso } from '../core/time';
 import { AppError } from '../core/app-error';
 import type { Change, ChangeBus } from '../db/change-bus';
-import type { SignupPolicyService } from '../team/signup-policy-service';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../core/ids';
 import { displayNameTaken, requireFreeDisplayName } from '../users/display-names';
@@ -22,6 +21,7 @@ import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
+import type { SignupGate } from './signup-gate';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from '../core/viewer';
 import { faultOf } from '../db/fault-errors';
@@ -51,7 +51,7 @@ interface Deps {
   presence: PresenceService;
   db: Kysely<Database>;
   thumbnails: ProfileThumbnails;
-  signupPolicy: SignupPolicyService;
+  signupPolicy: SignupGate;
   idTokens: IdTokens;
   changes: ChangeBus;
   /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { emailInDomains, messages, SignupPolicySchema, type SignupPolicy } from '../../common';
+import type { Admission, SignupGate } from '../auth/signup-gate';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { findSetting, putSetting } from '../db/settings-repository';
@@ -19,19 +20,12 @@ const OWNER_KEY = 'owner';
 const hashSetupToken = (token: string): string =>
   createHash('sha256').update(`setup:${token}`).digest('base64url');
 
-/** Whether a signup may go ahead, and what it uses up in the signup's transaction. */
-export interface Admission {
-  invitationId: string | null;
-  /** The hash of the setup link's token (first admin under an invitation-only policy). */
-  setupTokenHash?: string;
-}
-
 /**
  * Who may create an account (docs/decisions/018-team-roles.md). The policy lives in `settings`, so an
  * admin's change holds at once on every instance; until an admin sets one, `SIGNUP_POLICY` applies.
  * A valid invitation admits under any policy: that is how admins let in someone the policy would refuse.
  */
-export class SignupPolicyService {
+export class SignupPolicyService implements SignupGate {
   constructor(
     private readonly deps: {
       db: Kysely<Database>;
