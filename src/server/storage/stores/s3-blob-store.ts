@@ -3,12 +3,8 @@
  * Loaded only when STORAGE_DRIVER=s3 (create-blob-store.ts imports it dynamically): the SDK is heavy and a
  * disk install never needs it.
  *
- * Layout under the key prefix: `blobs/<key>` for finished blobs. A resumable upload has
- * `uploads/<uploadId>/session` (which blob key and S3 multipart upload it assembles into), and for its
- * acknowledged bytes either multipart parts of that upload, each with a marker
- * `uploads/<uploadId>/<start>-<end>.part` written once the part is stored, or (pieces under S3's 5 MiB
- * part minimum) segment objects `uploads/<uploadId>/<start>`. Every instance reads an upload's state
- * from these objects, so the next chunk may reach any instance.
+ * Layout under the key prefix: `blobs/<key>` for finished blobs, and `uploads/<uploadId>/…` for the bytes
+ * of a resumable upload, named and read as uploads/s3-upload-session.ts describes.
  */
 
 import { UPLOAD_ID_PATTERN } from '../../../common';
@@ -32,7 +28,22 @@ import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
 import { ReadAhead } from '../../core/byte-streams';
 import { RecentMap } from './recent-map';
-import { createMd5, type Md5 } from './md5';
+import { createMd5 } from './md5';
+import {
+  chainOf,
+  entryOf,
+  MAX_TRACKED_UPLOADS,
+  MIN_PART_BYTES,
+  partMarkerName,
+  partNumberAt,
+  segmentName,
+  segmentRanges,
+  SESSION_MARKER,
+  unreadable,
+  UploadHashes,
+  type Entry,
+  type UploadSession,
+} from '../uploads/s3-upload-session';
 
 export interface S3BlobStoreOptions {
   endpoint: string | undefined;
@@ -53,14 +64,7 @@ const SEGMENT_BYTES = 8 * 1024 * 1024;
 /** What a chunk write reads ahead of its parts: the SDK's largest chunk (docs/storage-protocol.md#62-chunk-sizes). */
 const READ_AHEAD_BYTES = 2 * SEGMENT_BYTES;
 const BLOB_KEY = /^[0-9a-f]{32}$/;
-const OFFSET_DIGITS = 15;
-const SESSION_MARKER = 'session';
 const DELETE_CONCURRENCY = 8;
-/** S3's minimum size of every multipart part but the last. */
-const MIN_PART_BYTES = 5 * 1024 * 1024;
-const MAX_PART_NUMBER = 10_000;
-const SEGMENT_NAME = /^\d{15}$/;
-const PART_MARKER_NAME = /^(\d{15})-(\d{15})\.part$/;
 
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
@@ -68,12 +72,7 @@ export class S3BlobStore implements BlobStore {
   private readonly prefix: string;
   /** Session markers never change once written: read once per instance. */
   private readonly sessions = new RecentMap<UploadSession>(MAX_TRACKED_UPLOADS);
-  /**
-   * MD5 states of the uploads this instance receives, so finalize need not read the bytes back. A
-   * missing or stale state (chunks on other instances, a restart) costs one read of the blob, never a
-   * wrong hash.
-   */
-  private readonly partHashes = new RecentMap<UploadHash>(MAX_TRACKED_UPLOADS);
+  private readonly partHashes = new UploadHashes();
 
   constructor(options: S3BlobStoreOptions) {
     this.client = new S3Client({
@@ -269,13 +268,8 @@ export class S3BlobStore implements BlobStore {
     }
     // Bytes after the last part (segments) go into the next part, read back only if one is made.
     const tailStart = session ? chain.tailStart : position;
-    const tracked = this.partHashes.take(uploadId);
-    const hash =
-      position === 0
-        ? createMd5()
-        : tracked?.offset === position && tracked.entries === signatureOf(kept)
-          ? tracked.hash
-          : undefined;
+    const tracked = this.partHashes.take(uploadId, position, kept);
+    const hash = position === 0 ? createMd5() : tracked;
     const created: string[] = [];
 
     const sendPart = async (bytes: Buffer, start: number): Promise<void> => {
@@ -370,7 +364,7 @@ export class S3BlobStore implements BlobStore {
     if (hash && (await hash.settled())) {
       const prefixLength = this.uploadPrefix(uploadId).length;
       const after = [...kept, ...created.map((key) => entryOf(key.slice(prefixLength), key, 0))];
-      this.partHashes.set(uploadId, { offset: position + written, hash, entries: signatureOf(after) });
+      this.partHashes.set(uploadId, position + written, hash, after);
     }
     return sourceError === undefined ? { written } : { written, error: sourceError };
   }
@@ -408,12 +402,11 @@ export class S3BlobStore implements BlobStore {
     if (chain.end < size) throw new Error(`upload ${uploadId}: bytes ${chain.end}..${size} are missing`);
     const lastPart = parts.at(-1);
     if (!lastPart || lastPart.end > size) throw new Error(`upload ${uploadId}: a part reaches past ${size}`);
-    const tracked = this.partHashes.get(uploadId);
-    const hash =
-      tracked?.offset === size &&
-      tracked.entries === signatureOf(entries.filter((entry) => entry.start < size))
-        ? tracked.hash.copy()
-        : undefined;
+    const hash = this.partHashes.copyAt(
+      uploadId,
+      size,
+      entries.filter((entry) => entry.start < size),
+    );
     const objectKey = this.blobKey(session.blobKey);
     try {
       if (chain.tailStart < size) {
@@ -683,11 +676,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   private segmentKey(uploadId: string, offset: number): string {
-    return `${this.uploadPrefix(uploadId)}${digits(offset)}`;
+    return `${this.uploadPrefix(uploadId)}${segmentName(offset)}`;
   }
 
   private partMarkerKey(uploadId: string, start: number, end: number): string {
-    return `${this.uploadPrefix(uploadId)}${digits(start)}-${digits(end)}.part`;
+    return `${this.uploadPrefix(uploadId)}${partMarkerName(start, end)}`;
   }
 
   private sessionKey(uploadId: string): string {
@@ -696,85 +689,6 @@ export class S3BlobStore implements BlobStore {
 }
 
 const newBlobKey = (): string => randomBytes(16).toString('hex');
-
-const digits = (offset: number): string => String(offset).padStart(OFFSET_DIGITS, '0');
-
-/** Where a resumable session's bytes are assembled: a multipart upload of its future blob. */
-interface UploadSession {
-  blobKey: string;
-  multipartId: string;
-}
-
-/** Bytes `start`..`end` of an upload: in a segment object, or in the multipart part a marker names. */
-interface Entry {
-  kind: 'segment' | 'part';
-  key: string;
-  start: number;
-  end: number;
-}
-
-function entryOf(name: string, key: string, size: number): Entry | undefined {
-  if (SEGMENT_NAME.test(name)) return { kind: 'segment', key, start: Number(name), end: Number(name) + size };
-  const marker = PART_MARKER_NAME.exec(name);
-  return marker ? { kind: 'part', key, start: Number(marker[1]), end: Number(marker[2]) } : undefined;
-}
-
-/**
- * A part's number follows from where it starts: every part but the last is at least 5 MiB, so numbers
- * grow with the offset, and a part written again at the same offset replaces the one before.
- */
-function partNumberAt(start: number): number {
-  const number = Math.floor(start / MIN_PART_BYTES) + 1;
-  if (number > MAX_PART_NUMBER) throw new Error('The upload is larger than an S3 multipart upload can hold.');
-  return number;
-}
-
-/**
- * The entries that hold an upload's bytes from 0 up to `limit`, in order: at each offset a part marker
- * wins over a segment (the segments a part took in stay until deletePart); a segment counts up to where
- * the next entry starts (a later write at a lower offset supersedes the rest of it). `tailStart`: where
- * the bytes after the last part begin.
- */
-function chainOf(entries: Entry[], limit: number): { items: Entry[]; end: number; tailStart: number } {
-  const starts = [...new Set(entries.map((entry) => entry.start))].sort((a, b) => a - b);
-  const items: Entry[] = [];
-  let cursor = 0;
-  let tailStart = 0;
-  while (cursor < limit) {
-    const here = entries.filter((entry) => entry.start === cursor);
-    const part = here.find((entry) => entry.kind === 'part');
-    if (part) {
-      items.push(part);
-      cursor = part.end;
-      tailStart = cursor;
-      continue;
-    }
-    const segment = here.find((entry) => entry.kind === 'segment');
-    const next = starts.find((start) => start > cursor) ?? Number.MAX_SAFE_INTEGER;
-    const end = segment ? Math.min(segment.end, next) : cursor;
-    if (!segment || end <= cursor) break;
-    items.push({ ...segment, end });
-    cursor = end;
-  }
-  return { items, end: cursor, tailStart };
-}
-
-/** What identifies the stored entries (another instance writing changes them). */
-const signatureOf = (entries: Array<Entry | undefined>): string =>
-  entries
-    .flatMap((entry) => (entry ? [entry.key] : []))
-    .sort()
-    .join('\n');
-
-/** MD5 state of the first `offset` bytes of an upload, as this instance received them. */
-interface UploadHash {
-  offset: number;
-  hash: Md5;
-  /** `signatureOf` the upload's entries right after those bytes were stored. */
-  entries: string;
-}
-
-const MAX_TRACKED_UPLOADS = 1000;
 
 /** Segments sent side by side: S3 answers each PUT after a fixed delay, so one at a time wastes the link. */
 const SEGMENTS_IN_FLIGHT = 3;
@@ -863,28 +777,3 @@ async function readAll(stream: Readable): Promise<Buffer> {
   for await (const piece of stream) pieces.push(piece as Buffer);
   return Buffer.concat(pieces);
 }
-
-/**
- * The segment byte ranges that hold bytes `from`..`to` of an upload, in order, and how far they reach: up
- * to the first bytes that are missing or in a part.
- */
-function segmentRanges(
-  items: Entry[],
-  from: number,
-  to: number,
-): { pieces: { key: string; range: { start: number; end: number } }[]; readableTo: number } {
-  const pieces: { key: string; range: { start: number; end: number } }[] = [];
-  let cursor = from;
-  for (const item of items) {
-    if (cursor >= to) break;
-    if (item.end <= cursor) continue;
-    if (item.start > cursor || item.kind === 'part') break;
-    const end = Math.min(item.end, to);
-    pieces.push({ key: item.key, range: { start: cursor - item.start, end: end - item.start - 1 } });
-    cursor = end;
-  }
-  return { pieces, readableTo: Math.min(cursor, to) };
-}
-
-const unreadable = (from: number, to: number): Error =>
-  new Error(`bytes ${from}..${to} of an upload are not readable`);
