@@ -2,7 +2,7 @@
   "targets": [
     {
       "target_name": "dojo_native",
-      "sources": ["native/addon.c", "native/memory.c", "native/md5.c"]
+      "sources": ["native/addon.c", "native/memory.c"]
     }
   ]
 }

@@ -130,8 +130,8 @@ export const GAPS: Record<string, string> = {
     "copying them (`redirect: 'error'`, `window: null`): it now uploads about as fast as the raw protocol " +
     'client (192 against 201 MB/s in the quiet run of 2026-11-26, per-run ratios 0.45–0.62 ×, median ' +
     '0.49 ×). Tried on 2026-11-26 and without effect on this figure: syncing every 4 MiB while the chunk ' +
-    'still arrives, and hashing on the thread pool (docs/decisions/038-md5-off-the-event-loop.md, kept because ' +
-    'it frees the event loop). The bare baseline itself swings ' +
+    'still arrives, and hashing on the thread pool (docs/decisions/038-md5-off-the-event-loop.md, removed ' +
+    'again by docs/decisions/059-native-code-only-where-it-pays.md). The bare baseline itself swings ' +
     'widely with page-cache write-back, hence the synced baseline for context.',
   'storage-s3':
     'Before 2026-11-26 every chunk was stored as segment objects and finalize read them all back and ' +

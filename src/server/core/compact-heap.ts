@@ -6,7 +6,9 @@ import v8 from 'node:v8';
  * opened at once, a list of 10,000 projects served) the old space stays committed at its peak with pages
  * three quarters full. Compacting on every full GC (`--compact-on-every-full-gc`) gave that back but made
  * the full GCs that come during a fan-out pause long enough to show on its p99
- * (docs/decisions/035-heap-after-bursts.md), so it is turned on for this one collection only.
+ * (docs/decisions/035-heap-after-bursts.md), so it is turned on for this one collection only. It holds the
+ * budget line "Server RSS after 1,000 signups and 10,000 projects served once" of docs/benchmarks.md, with
+ * the C allocator's trim that follows it (malloc-trim.ts).
  *
  * Needs `gc`, which node exposes with `--expose-gc` (`npm start` passes it); without it, nothing happens
  * and false is returned.

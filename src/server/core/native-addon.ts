@@ -6,19 +6,17 @@ import { fileURLToPath } from 'node:url';
 /** Where `npm ci` builds the addon (binding.gyp, native/*.c), under the repository root. */
 const ADDON = path.join('build', 'Release', 'dojo_native.node');
 
-/** An MD5 state inside the addon: opaque to JS. */
-export type NativeMd5State = { readonly nativeMd5State: unique symbol };
-
-/** What native/addon.c exports. */
-export interface NativeAddon {
-  /** glibc's `malloc_trim(0)`: answers whether memory went back (false where glibc is not the C library). */
+/**
+ * What native/addon.c exports. Each function is there because a budget line of docs/benchmarks.md needs
+ * it (docs/decisions/059-native-code-only-where-it-pays.md); one that no line needs is removed.
+ */
+interface NativeAddon {
+  /**
+   * glibc's `malloc_trim(0)`: answers whether memory went back (false where glibc is not the C library).
+   * Holds the budget line "Server RSS after 1,000 signups and 10,000 projects served once" (native/memory.c,
+   * core/malloc-trim.ts).
+   */
   trimMalloc(): boolean;
-  md5Create(): NativeMd5State;
-  /** Hashes the pieces, in order, on libuv's thread pool; one update at a time per state. */
-  md5Update(state: NativeMd5State, pieces: Uint8Array[]): Promise<void>;
-  md5Copy(state: NativeMd5State): NativeMd5State;
-  /** The 16-byte digest; the state is spent. */
-  md5Digest(state: NativeMd5State): Buffer;
 }
 
 let loaded: NativeAddon | null | undefined;

@@ -9,7 +9,6 @@ import { AppError, notFound, unauthenticated } from '../core/app-error';
 import { refuseSocket as refuse } from '../http/error-handler';
 import type { LiveHub } from './live-hub';
 import { faultOf } from '../db/fault-errors';
-import { forgetClearedIdleTimer } from './idle-timer';
 
 /** Client messages are small JSON commands; anything larger is refused by `ws` with close code 1009. */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
@@ -60,7 +59,6 @@ export function acceptLiveUpgrades(deps: {
     const signedIn = viewer;
     socket.off('error', ignoreSocketError);
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      forgetClearedIdleTimer(socket);
       deps.hub.attach(webSocket, signedIn, socket);
     });
   }

@@ -3,7 +3,9 @@
  *
  * The fan-out writes the same change to thousands of sockets. Built once, the complete frame goes to each
  * socket as one write, where `ws` would build a header and cork two writes per socket
- * (docs/decisions/040-fan-out-writes-whole-frames.md).
+ * (docs/decisions/040-fan-out-writes-whole-frames.md). It holds the budget line "One create to 10,000
+ * dashboard tabs (one client process), SQLite" of docs/benchmarks.md: the fan-out's CPU per socket is what
+ * that line's p99 is made of.
  */
 export function textFrame(payload: Buffer): Buffer {
   const { length } = payload;

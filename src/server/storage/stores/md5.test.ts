@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon } from '../../core/native-addon';
-import { createMd5, eventLoopMd5ForTests, type Md5 } from './md5';
+import { createMd5 } from './md5';
 
 const expected = (...parts: Uint8Array[]): string => {
   const hash = createHash('md5');
@@ -19,10 +18,9 @@ const pieces = (from: Uint8Array): Uint8Array[] => {
   return result;
 };
 
-describe.each([
-  ['on the thread pool (native addon)', createMd5],
-  ['on the event loop (fallback)', eventLoopMd5ForTests],
-])('MD5 %s', (_name, make: () => Md5) => {
+describe('MD5', () => {
+  const make = createMd5;
+
   it('digests bytes fed in uneven pieces and batches like node’s crypto', async () => {
     const hash = make();
     const all = pieces(bytes);
@@ -47,21 +45,5 @@ describe.each([
     expect(await hash.settled()).toBe(true);
     expect(await copy.digestBase64()).toBe(expected(head, Buffer.from('another ending')));
     expect(await hash.digestBase64()).toBe(expected(bytes));
-  });
-});
-
-describe('the native addon', () => {
-  it('is built by npm ci and used: uploads are hashed off the event loop', () => {
-    // The tests run on Linux, where `npm ci` builds it (binding.gyp); not finding it means the build or the
-    // lookup broke, and every large upload would block the event loop while it is hashed.
-    expect(loadNativeAddon()).toBeDefined();
-  });
-
-  it('refuses what is not a piece of bytes, before anything is queued', () => {
-    const addon = loadNativeAddon();
-    const state = addon?.md5Create();
-    if (!addon || !state) throw new Error('no addon');
-    expect(() => addon.md5Update(state, ['text' as unknown as Uint8Array])).toThrow(/Uint8Array/);
-    expect(() => addon.md5Update({} as typeof state, [])).toThrow(/not an MD5 state/);
   });
 });
