@@ -16,7 +16,9 @@ const expected = renderEnvExample();
 if (values.check) {
   const committed = await readFile(target, 'utf8').catch(() => '');
   if (committed !== expected) {
-    console.error('env-example: .env.example does not match src/server/config/config.ts; run `npm run env:example`');
+    console.error(
+      'env-example: .env.example does not match src/server/config/config.ts; run `npm run env:example`',
+    );
     process.exit(1);
   }
   console.error('env-example: .env.example matches the config schema');
