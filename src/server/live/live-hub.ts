@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Duplex } from 'node:stream';
@@ -17,6 +16,7 @@ import type { Viewer } from '../core/viewer';
 import { afterAnswers } from '../db/after-answers';
 import { AppError } from '../core/app-error';
 import type { Metrics } from '../core/metrics';
+import type { Logger } from '../core/logger';
 import type { Change, ChangeBus } from '../db/change-bus';
 import { liveGroupKey, type LiveSource, type LiveSources } from './live-sources';
 import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
@@ -132,7 +132,7 @@ export class LiveHub {
     private readonly deps: {
       bus: ChangeBus;
       sources: LiveSources;
-      log: FastifyBaseLogger;
+      log: Logger;
       limits: LiveLimits;
       events?: LiveHubEvents;
       metrics?: Pick<Metrics, 'observeFanOut'>;

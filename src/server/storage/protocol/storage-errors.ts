@@ -1,13 +1,4 @@
-import type { FastifyReply } from 'fastify';
-import { prepareJsonErrorReply } from '../../http/error-handler';
 import { APP_CHECK_INVALID_PHRASE, storageErrorTexts } from '../../../common/storage-errors';
-
-/** The storage protocol's error body (docs/storage-protocol.md#81-error-body). */
-export function storageError(reply: FastifyReply, status: number, message: string, reasonPhrase?: string) {
-  prepareJsonErrorReply(reply);
-  if (reasonPhrase) reply.raw.statusMessage = reasonPhrase;
-  return reply.status(status).send({ error: { code: status, message, requestId: reply.request.id } });
-}
 
 /**
  * The one error type of the storage service. The /v0 scope's error handler turns it into the protocol's

@@ -7,7 +7,7 @@ import type { Viewer } from '../../core/viewer';
 import type { Config } from '../../config/config';
 import { perUserRateLimit } from '../../http/write-rate-limit';
 import { refuseDeclaredBodyOver, settleUnreadBody } from '../../http/request-body';
-import { sendFault } from '../../http/error-handler';
+import { prepareJsonErrorReply, sendFault } from '../../http/error-handler';
 import type { AppCheckIssuer, AppCheckVerifier } from './app-check';
 import { readAll } from '../../core/byte-streams';
 import { boundaryOf, MultipartError } from './multipart-related';
@@ -15,7 +15,7 @@ import { parseListQuery } from '../objects/object-listing';
 import { isValidObjectName } from '../objects/object-names';
 import { downloadHeaders } from './download-headers';
 import { parseObjectUrl, parseQuery, parseRange } from './request-parsers';
-import { StorageProtocolError, storageError, storageErrors } from './storage-errors';
+import { StorageProtocolError, storageErrors } from './storage-errors';
 import { maxBytesOf, writeAreaOf } from '../objects/storage-rules';
 import { toObjectResource } from '../objects/object-presenter';
 import { CHUNK_MAX_BYTES, type ResumableUploads, type UploadState } from '../uploads/resumable-uploads';
@@ -405,4 +405,11 @@ function sendUploadState(reply: FastifyReply, state: UploadState) {
     .header('X-Goog-Upload-Status', state.status)
     .header('X-Goog-Upload-Size-Received', String(state.received));
   return state.resource ? reply.send(state.resource) : reply.send();
+}
+
+/** The storage protocol's error body (docs/storage-protocol.md#81-error-body). */
+function storageError(reply: FastifyReply, status: number, message: string, reasonPhrase?: string) {
+  prepareJsonErrorReply(reply);
+  if (reasonPhrase) reply.raw.statusMessage = reasonPhrase;
+  return reply.status(status).send({ error: { code: status, message, requestId: reply.request.id } });
 }
