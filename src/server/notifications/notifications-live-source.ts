@@ -9,7 +9,8 @@ import {
 import type { Viewer } from '../core/viewer';
 import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
-import { forbidden, invalidArgument } from '../core/app-error';
+import { invalidArgument } from '../core/app-error';
+import { notificationsReadableBy } from './notifications-read-rule';
 import type { NotificationsService } from './notifications-service';
 
 type NotificationsQuery = { userId: string; unreadCount: boolean; limit: number };
@@ -34,7 +35,7 @@ function notificationsQueryOf(query: LiveQuery, viewer: Viewer): NotificationsQu
     else throw refuse();
   }
   if (userId === undefined || query.orderBy) throw refuse();
-  if (userId !== viewer.uid) throw forbidden(messages.notificationsOnlyYours);
+  notificationsReadableBy(viewer, userId);
   const limit = query.limit ?? NOTIFICATIONS_PAGE_SIZE;
   if (limit > NOTIFICATIONS_PAGE_MAX) {
     throw invalidArgument({ limit: `At most ${NOTIFICATIONS_PAGE_MAX} notifications at a time.` });

@@ -4,7 +4,7 @@ import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../db/change-bus';
 import { FreshRows } from '../live/fresh-rows';
-import { anySignedInViewer, type LiveSource } from '../live/live-sources';
+import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
 import type { Logger } from '../core/logger';
 import { nowIso } from '../core/time';
@@ -102,8 +102,16 @@ export class ProjectViewersService {
       await this.deps.changes.publish(gone.map(({ projectId, userId }) => changeOf(projectId, userId)));
   }
 
-  /** The members with the project open, by name; every signed-in member may see them. */
-  async list(projectId: string): Promise<ProjectViewer[]> {
+  /**
+   * The one read rule of who is looking, which the live source passes for every subscriber and `list` for
+   * every read (docs/decisions/049-server-folder-layers-and-one-read-rule.md): every signed-in member may
+   * see who has any project open, as they may read every project.
+   */
+  authorizeRead(_viewer: Viewer): void {}
+
+  /** The members with the project open, by name. */
+  async list(viewer: Viewer, projectId: string): Promise<ProjectViewer[]> {
+    this.authorizeRead(viewer);
     const users = await listProjectViewers(this.deps.db, projectId, this.rows.freshSince());
     return users.map((user) => ({ ...user, projectId }));
   }
@@ -119,9 +127,9 @@ export class ProjectViewersService {
       return projectId;
     };
     return {
-      authorize: anySignedInViewer,
+      authorize: (_target, viewer) => this.authorizeRead(viewer),
       resultsBelongTo: 'everyone',
-      query: (query) => this.list(viewersOf(query)),
+      query: (query, viewer) => this.list(viewer, viewersOf(query)),
       // A change names a member: whether they still look at some project is answered by the queries.
       find: async () => null,
     };

@@ -1,5 +1,5 @@
 import { messages, type LiveQuery } from '../../common';
-import { anySignedInViewer, type LiveSource } from '../live/live-sources';
+import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../core/app-error';
 import {
@@ -39,8 +39,7 @@ function userQueryOf(query: LiveQuery): UserProfileQuery {
 
 /** Live reads of user profiles, through the same service as `GET /api/users`. */
 export const usersLiveSource = (users: UsersService): LiveSource => ({
-  // Every signed-in member may read every profile, and reads the same fields of it.
-  authorize: anySignedInViewer,
+  authorize: (_target, viewer) => users.authorizeRead(viewer),
   resultsBelongTo: 'everyone',
   query: (query, viewer) => users.list(viewer, userQueryOf(query)),
   find: (id, viewer) => users.find(viewer, id),
