@@ -6,12 +6,11 @@ import {
   type AuthUser,
   type ChangePasswordInput,
 } from '../../common';
-import type { AuthService } from '../auth/auth-service';
+import type { AuthService, ChangedUsers } from '../auth/auth-service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { UnitOfWork } from '../db/unit-of-work';
 import { AppError, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
 import { isUniqueViolation } from '../db/database';
@@ -40,7 +39,6 @@ export class AccountService {
       db: Kysely<Database>;
       auth: AuthService;
       thumbnails: ProfileThumbnails;
-      writes: UnitOfWork;
     },
   ) {}
 
@@ -49,12 +47,13 @@ export class AccountService {
    * transaction as the profile, so the old URL works until the new one is in place; then the old goes.
    */
   async updateProfile(viewer: Viewer, change: ProfileChange): Promise<AuthUser> {
-    const { thumbnails } = this.deps;
+    const { db, thumbnails } = this.deps;
     let staged: StagedThumbnail | undefined;
+    let changed: ChangedUsers;
     try {
       if (change.thumbnail) staged = await thumbnails.stage(viewer.uid, change.thumbnail, true);
       const stagedThumbnail = staged;
-      await this.deps.writes.run(async (trx, write) => {
+      changed = await db.transaction().execute(async (trx) => {
         const photoURL = stagedThumbnail
           ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
           : undefined;
@@ -62,13 +61,14 @@ export class AccountService {
           await requireFreeDisplayName(trx, change.displayName, viewer.uid);
         }
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
-        this.deps.auth.userChanged(write, viewer.uid);
+        return this.deps.auth.userChangedAtCommit(trx, viewer.uid);
       });
     } catch (error) {
       await thumbnails.discard(staged);
       // Another account took the name between the check and the write.
       throw isUniqueViolation(error) ? displayNameTaken() : error;
     }
+    await this.deps.auth.usersChanged(changed);
     if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
     return this.authUser(viewer.uid);
   }
@@ -82,10 +82,11 @@ export class AccountService {
       'currentPassword',
     );
     const passwordHash = await hashPassword(input.newPassword);
-    await this.deps.writes.run(async (trx, write) => {
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
       await updatePasswordHash(trx, viewer.uid, passwordHash, nowIso());
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
+      return this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
     });
+    await this.deps.auth.sessionsEnded(ended);
   }
 
   async listSessions(viewer: Viewer): Promise<AccountSession[]> {
@@ -108,16 +109,20 @@ export class AccountService {
       await this.deps.auth.logOut(viewer);
       return;
     }
-    await this.deps.writes.run(async (trx, write) => {
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
       await deleteSession(trx, session.tokenHash);
-      this.deps.auth.sessionsEnded(write, [session.tokenHash]);
+      return this.deps.auth.endedAtCommit(trx, [session.tokenHash]);
     });
+    await this.deps.auth.sessionsEnded(ended);
   }
 
   async signOutOtherSessions(viewer: Viewer): Promise<void> {
-    await this.deps.writes.run(async (trx, write) => {
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
-    });
+    const ended = await this.deps.db
+      .transaction()
+      .execute(async (trx) =>
+        this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash)),
+      );
+    await this.deps.auth.sessionsEnded(ended);
   }
 
   /**
@@ -126,7 +131,7 @@ export class AccountService {
    */
   async deleteAccount(viewer: Viewer, password: string): Promise<void> {
     await this.requirePassword(viewer, password, messages.passwordWrong, 'password');
-    await this.deps.writes.run(async (trx, write) => {
+    const { ended, changed } = await this.deps.db.transaction().execute(async (trx) => {
       await lockAdminChanges(trx);
       const user = await findUserById(trx, viewer.uid);
       if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
@@ -135,9 +140,13 @@ export class AccountService {
       const now = nowIso();
       await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, now);
       await endMembership(trx, viewer.uid, now);
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid));
-      this.deps.auth.userChanged(write, viewer.uid);
+      return {
+        ended: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid)),
+        changed: await this.deps.auth.userChangedAtCommit(trx, viewer.uid),
+      };
     });
+    await this.deps.auth.sessionsEnded(ended);
+    await this.deps.auth.usersChanged(changed);
     await this.deps.thumbnails.removeAllBut(viewer.uid, null);
   }
 

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../db/change-bus';
-import { UnitOfWork } from '../db/unit-of-work';
 import type { Logger } from '../core/logger';
 import { zonedDayAndHour } from '../core/time';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
@@ -59,11 +58,7 @@ export class DueReminderScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
-  private readonly writes: UnitOfWork;
-
-  constructor(private readonly deps: DueReminderSchedulerDeps) {
-    this.writes = new UnitOfWork({ db: deps.db, changes: deps.bus });
-  }
+  constructor(private readonly deps: DueReminderSchedulerDeps) {}
 
   start(): void {
     if (this.timer) return;
@@ -84,15 +79,18 @@ export class DueReminderScheduler {
    * created.
    */
   async tick(): Promise<number> {
+    const { db, bus } = this.deps;
     const days = reminderDays(this.deps.clock(), this.deps.timeZone);
-    return this.writes.run(async (trx, write) => {
+    const { created, unpublished } = await db.transaction().execute(async (trx) => {
       const recipients = [
         ...(await insertDueReminders(trx, 'due_tomorrow', days)),
         ...(await insertDueReminders(trx, 'overdue', days)),
       ];
-      write.changed(...[...new Set(recipients)].map((id): Change => ({ collection: 'notifications', id })));
-      return recipients.length;
+      const changes = [...new Set(recipients)].map((id): Change => ({ collection: 'notifications', id }));
+      return { created: recipients.length, unpublished: await bus.publishAtCommit(trx, changes) };
     });
+    await bus.publish(unpublished);
+    return created;
   }
 
   private tickInBackground(): void {

@@ -4,7 +4,6 @@ import { NOTIFICATION_KINDS } from '../../common';
 import { afterAnswers } from '../db/after-answers';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../db/change-bus';
-import { UnitOfWork } from '../db/unit-of-work';
 import type { Logger } from '../core/logger';
 import { pendingNotificationJobs, takeNotificationJob } from './notifications-repository';
 import { recipientsOf, writeNotifications, type NotificationDraft } from './notifications-service';
@@ -47,12 +46,7 @@ export class NotificationJobs {
   /** Before the next look at the queue: the answer of the latest action that queued a job. */
   private answerToWaitFor: (() => Promise<void>) | undefined;
 
-  /** A job's notifications tell nobody further: its unit of work has no notifier. */
-  private readonly writes: UnitOfWork;
-
-  constructor(private readonly deps: NotificationJobsDeps) {
-    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
-  }
+  constructor(private readonly deps: NotificationJobsDeps) {}
 
   start(): void {
     if (this.timer) return;
@@ -115,17 +109,19 @@ export class NotificationJobs {
   }
 
   private async run(seq: number): Promise<void> {
-    await this.writes.run(async (trx, write) => {
+    const { db, changes } = this.deps;
+    const unpublished = await db.transaction().execute(async (trx) => {
       const stored = await takeNotificationJob(trx, seq);
-      if (stored === undefined) return;
+      if (stored === undefined) return [];
       const drafts = parseDrafts(stored);
       if (!drafts) {
         // It can never be written; keeping it would stop the queue behind it for good.
         this.deps.log.error({ seq }, 'a queued notification job was unreadable and is dropped');
-        return;
+        return [];
       }
-      write.changed(...(await writeNotifications(trx, recipientsOf(drafts))));
+      return changes.publishAtCommit(trx, await writeNotifications(trx, recipientsOf(drafts)));
     });
+    await changes.publish(unpublished);
   }
 }
 

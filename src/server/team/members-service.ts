@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { messages, type Member, type MemberPage, type Role } from '../../common';
-import type { AuthService } from '../auth/auth-service';
+import { NO_USERS_CHANGED, type AuthService } from '../auth/auth-service';
 import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { UnitOfWork } from '../db/unit-of-work';
 import { AppError, invalidArgument, notFound } from '../core/app-error';
 import { dropQueuedEmails } from '../notifications/email-repository';
 import { nowIso } from '../core/time';
@@ -43,7 +42,7 @@ function decodeCursor(cursor: string): { displayName: string; id: string } {
  * at the same moment the second finds it is no longer an admin: one admin always remains.
  */
 export class MembersService {
-  constructor(private readonly deps: { db: Kysely<Database>; auth: AuthService; writes: UnitOfWork }) {}
+  constructor(private readonly deps: { db: Kysely<Database>; auth: AuthService }) {}
 
   async list(
     viewer: Viewer,
@@ -62,17 +61,18 @@ export class MembersService {
 
   async setRole(viewer: Viewer, memberId: string, role: Role): Promise<Member> {
     requireAdmin(viewer);
-    await this.deps.writes.run(async (trx, write) => {
+    const changed = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.role === role) return;
+      if (target.role === role) return NO_USERS_CHANGED;
       if (role === 'member' && target.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw lastAdmin();
       }
       const now = nowIso();
       await setUserRole(trx, memberId, role, now);
       if (role === 'member') await endLinksMadeBy(trx, memberId, now);
-      this.deps.auth.userChanged(write, memberId);
+      return this.deps.auth.userChangedAtCommit(trx, memberId);
     });
+    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 
@@ -83,16 +83,22 @@ export class MembersService {
   async deactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
     if (memberId === viewer.uid) throw new AppError('forbidden', messages.cannotDeactivateSelf);
-    await this.deps.writes.run(async (trx, write) => {
+    const { endedSessions, changed } = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'active') return;
+      if (target.status !== 'active') {
+        return { endedSessions: { sessionHashes: [], unpublished: [] }, changed: NO_USERS_CHANGED };
+      }
       if (target.role === 'admin' && (await countActiveAdmins(trx)) <= 1) throw lastAdmin();
       const now = nowIso();
       await setUserStatus(trx, memberId, 'deactivated', now);
       await endMembership(trx, memberId, now);
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, memberId));
-      this.deps.auth.userChanged(write, memberId);
+      return {
+        endedSessions: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, memberId)),
+        changed: await this.deps.auth.userChangedAtCommit(trx, memberId),
+      };
     });
+    await this.deps.auth.sessionsEnded(endedSessions);
+    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 
@@ -102,14 +108,15 @@ export class MembersService {
    */
   async reactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
-    await this.deps.writes.run(async (trx, write) => {
+    const changed = await this.deps.db.transaction().execute(async (trx) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'deactivated') return;
+      if (target.status !== 'deactivated') return NO_USERS_CHANGED;
       const now = nowIso();
       await setUserStatus(trx, memberId, 'active', now);
       await dropQueuedEmails(trx, memberId, now);
-      this.deps.auth.userChanged(write, memberId);
+      return this.deps.auth.userChangedAtCommit(trx, memberId);
     });
+    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 

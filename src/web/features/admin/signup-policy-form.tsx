@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SignupPolicySchema, messages, type SignupPolicy, type SignupPolicyMode } from '../../../common';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
@@ -26,10 +27,14 @@ const checkPolicy = checkWith(SignupPolicySchema);
 
 /** Who may create an account; loaded from the server and saved back. */
 export function SignupPolicyForm() {
-  const [loaded, setLoaded] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [mode, setMode] = useState<SignupPolicyMode>('open');
-  const [domains, setDomains] = useState('');
+  const { data, failure } = useOneShotRead('signup-policy', () => dojo.admin.signupPolicy());
+  const loadError = failure ? errorMessage(failure.error) : null;
+  const loaded = data !== null;
+  // What the admin chose or saved since it loaded; null shows the policy as loaded.
+  const [chosenMode, setMode] = useState<SignupPolicyMode | null>(null);
+  const [typedDomains, setDomains] = useState<string | null>(null);
+  const mode = chosenMode ?? data?.value.mode ?? 'open';
+  const domains = typedDomains ?? data?.value.domains.join('\n') ?? '';
   const [saved, setSaved] = useState(false);
   const form = useFormAction({
     check: checkPolicy,
@@ -43,24 +48,6 @@ export function SignupPolicyForm() {
     fields: FIELDS,
     shownBelow: ['domains'],
   });
-
-  useEffect(() => {
-    let current = true;
-    dojo.admin.signupPolicy().then(
-      (policy) => {
-        if (!current) return;
-        setMode(policy.mode);
-        setDomains(policy.domains.join('\n'));
-        setLoaded(true);
-      },
-      (error: unknown) => {
-        if (current) setLoadError(errorMessage(error));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
 
   return (
     <section className="admin-card" aria-labelledby="policy-heading">

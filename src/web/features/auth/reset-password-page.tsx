@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CLIENT_ROUTES, PasswordResetSchema, messages, type PasswordResetInput } from '../../../common';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import './auth-form.css';
@@ -16,24 +17,10 @@ type LinkState = { status: 'checking' } | { status: 'valid' } | { status: 'inval
 
 /** Whether the reset link this page was opened with can still be used. */
 function useResetLink(token: string): LinkState {
-  const [state, setState] = useState<{ token: string; result: LinkState } | null>(null);
-  useEffect(() => {
-    if (!token) return undefined;
-    let current = true;
-    dojo.access.checkPasswordReset(token).then(
-      () => {
-        if (current) setState({ token, result: { status: 'valid' } });
-      },
-      (error: unknown) => {
-        if (current) setState({ token, result: { status: 'invalid', message: errorMessage(error) } });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
+  const link = useOneShotRead(token || null, (key) => dojo.access.checkPasswordReset(key));
   if (!token) return { status: 'invalid', message: messages.resetLinkInvalid };
-  return state?.token === token ? state.result : { status: 'checking' };
+  if (link.failure?.key === token) return { status: 'invalid', message: errorMessage(link.failure.error) };
+  return link.data?.key === token ? { status: 'valid' } : { status: 'checking' };
 }
 
 const checkReset = checkWith(PasswordResetSchema);

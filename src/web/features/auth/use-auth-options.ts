@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { AuthOptions } from '../../../common';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 
 /**
@@ -8,18 +8,5 @@ import { dojo } from '../../lib/dojo-client';
  * says what it refuses).
  */
 export function useAuthOptions(): AuthOptions | null {
-  const [options, setOptions] = useState<AuthOptions | null>(null);
-  useEffect(() => {
-    let current = true;
-    dojo.access.options().then(
-      (received) => {
-        if (current) setOptions(received);
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-  return options;
+  return useOneShotRead('auth-options', () => dojo.access.options()).data?.value ?? null;
 }

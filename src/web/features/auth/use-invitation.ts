@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { InvitationCheck } from '../../../common';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
@@ -11,24 +11,11 @@ export type InvitationState =
 
 /** Whether the invitation link the signup page was opened with can still be used, and for whom. */
 export function useInvitation(token: string | null): InvitationState {
-  const [state, setState] = useState<{ token: string; result: InvitationState } | null>(null);
-
-  useEffect(() => {
-    if (!token) return undefined;
-    let current = true;
-    dojo.access.checkInvitation(token).then(
-      (check) => {
-        if (current) setState({ token, result: { status: 'valid', check } });
-      },
-      (error: unknown) => {
-        if (current) setState({ token, result: { status: 'invalid', message: errorMessage(error) } });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [token]);
-
+  const invitation = useOneShotRead(token || null, (key) => dojo.access.checkInvitation(key));
   if (!token) return { status: 'none' };
-  return state?.token === token ? state.result : { status: 'checking' };
+  if (invitation.failure?.key === token)
+    return { status: 'invalid', message: errorMessage(invitation.failure.error) };
+  return invitation.data?.key === token
+    ? { status: 'valid', check: invitation.data.value }
+    : { status: 'checking' };
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../../common';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
@@ -26,24 +26,16 @@ const IDLE: ProjectSearch = { query: '', results: null, loading: false, error: n
 export function useProjectSearch(text: string): ProjectSearch {
   const typed = text.trim();
   const query = useDebouncedValue(typed, DEBOUNCE_MS);
-  const [answer, setAnswer] = useState<ProjectSearch>(IDLE);
-
-  useEffect(() => {
-    if (!query) return;
-    let current = true;
-    dojo.projects.search(query).then(
-      (results) => {
-        if (current) setAnswer({ query, results, loading: false, error: null });
-      },
-      (error: unknown) => {
-        if (current) setAnswer({ query, results: null, loading: false, error: errorMessage(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [query]);
+  const search = useOneShotRead(query || null, (key) => dojo.projects.search(key));
 
   if (!typed) return IDLE;
-  return { ...answer, loading: answer.query !== typed };
+  // A failure is always the newest answer (a success clears it), and it shows no results.
+  const { data, failure } = search;
+  const answered = failure?.key ?? data?.key ?? '';
+  return {
+    query: answered,
+    results: failure ? null : (data?.value ?? null),
+    loading: answered !== typed,
+    error: failure ? errorMessage(failure.error) : null,
+  };
 }

@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   NOTIFICATION_EMAIL_MODE_LABELS,
   NOTIFICATION_EMAIL_MODES,
   NOTIFICATION_KIND_LABELS,
   type NotificationEmailMode,
   type NotificationPreference,
-  type NotificationPreferences,
 } from '../../../common';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
@@ -15,25 +15,18 @@ import { errorMessage } from '../../lib/error-message';
  * Each change is saved at once and applies to the next notification.
  */
 export function NotificationPreferencesSection() {
-  const [loaded, setLoaded] = useState<NotificationPreferences | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data, failure, update } = useOneShotRead('notification-preferences', () =>
+    dojo.notifications.preferences(),
+  );
+  const loaded = data?.value ?? null;
+  const [saveError, setError] = useState<string | null>(null);
+  const error = failure ? errorMessage(failure.error) : saveError;
   const [status, setStatus] = useState('');
-
-  useEffect(() => {
-    let current = true;
-    dojo.notifications
-      .preferences()
-      .then((preferences) => current && setLoaded(preferences))
-      .catch((failure: unknown) => current && setError(errorMessage(failure)));
-    return () => {
-      current = false;
-    };
-  }, []);
 
   // The control shows the choice at once; the server's answer then replaces it (or the old one returns).
   const save = async (preference: NotificationPreference) => {
     const before = loaded;
-    setLoaded(
+    update(
       (current) =>
         current && {
           ...current,
@@ -43,10 +36,11 @@ export function NotificationPreferencesSection() {
     setError(null);
     setStatus('Saving...');
     try {
-      setLoaded(await dojo.notifications.updatePreferences({ preferences: [preference] }));
+      const saved = await dojo.notifications.updatePreferences({ preferences: [preference] });
+      update(() => saved);
       setStatus('Saved.');
     } catch (failure) {
-      setLoaded(before);
+      update(() => before ?? undefined);
       setStatus('');
       setError(errorMessage(failure));
     }
