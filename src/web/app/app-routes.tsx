@@ -1,5 +1,5 @@
 import { use, type ComponentType, type ReactElement, type ReactNode } from 'react';
-import { matchPath, Navigate, Route, Routes } from 'react-router';
+import { matchPath, Navigate, useRoutes } from 'react-router';
 import { CLIENT_ROUTES, type AuthUser, type ClientRoute } from '../../common';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { AdminOnly } from './admin-only';
@@ -117,109 +117,57 @@ function RequireAdmin({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** The route table of docs/product-spec.md#21-routes-and-access. */
+/**
+ * Who each screen is for: signed-in users, admins, or visitors (a signed-in user is sent to the dashboard;
+ * from sign-up only once the account has a name).
+ */
+const AUDIENCES: Record<ClientRoute, 'users' | 'admins' | 'visitors' | 'visitors-and-unnamed'> = {
+  dashboard: 'users',
+  createProject: 'users',
+  project: 'users',
+  editProject: 'users',
+  completed: 'users',
+  login: 'visitors',
+  signup: 'visitors-and-unnamed',
+  forgotPassword: 'visitors',
+  resetPassword: 'visitors',
+  settings: 'users',
+  adminMembers: 'admins',
+  adminInvitations: 'admins',
+};
+
+/** The screen at `route` for this user, or where they are sent instead. */
+function routeElement(route: ClientRoute, user: AuthUser | null): ReactNode {
+  const { Component } = screens[route];
+  const audience = AUDIENCES[route];
+  if (audience === 'users')
+    return (
+      <RequireUser>
+        <Component />
+      </RequireUser>
+    );
+  if (audience === 'admins')
+    return (
+      <RequireAdmin>
+        <Component />
+      </RequireAdmin>
+    );
+  const signedIn = audience === 'visitors' ? user : user?.displayName;
+  return signedIn ? <Navigate to={CLIENT_ROUTES.dashboard} replace /> : <Component />;
+}
+
+/**
+ * The route table of docs/product-spec.md#21-routes-and-access, given to `useRoutes` as data: what
+ * `<Routes>` does with `<Route>` children, without the code that turns elements into that data in the
+ * first page's bundle.
+ */
 export function AppRoutes() {
   const { user } = useAuthContext();
-  const {
-    dashboard,
-    createProject,
-    project,
-    editProject,
-    completed,
-    login,
-    signup,
-    forgotPassword,
-    resetPassword,
-    settings,
-    adminMembers,
-    adminInvitations,
-    notFound,
-  } = screens;
-  const paths = CLIENT_ROUTES;
-
-  return (
-    <Routes>
-      <Route
-        path={paths.dashboard}
-        element={
-          <RequireUser>
-            <dashboard.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.createProject}
-        element={
-          <RequireUser>
-            <createProject.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.project}
-        element={
-          <RequireUser>
-            <project.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.editProject}
-        element={
-          <RequireUser>
-            <editProject.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.completed}
-        element={
-          <RequireUser>
-            <completed.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.login}
-        element={user ? <Navigate to={paths.dashboard} replace /> : <login.Component />}
-      />
-      <Route
-        path={paths.signup}
-        element={user?.displayName ? <Navigate to={paths.dashboard} replace /> : <signup.Component />}
-      />
-      <Route
-        path={paths.forgotPassword}
-        element={user ? <Navigate to={paths.dashboard} replace /> : <forgotPassword.Component />}
-      />
-      <Route
-        path={paths.resetPassword}
-        element={user ? <Navigate to={paths.dashboard} replace /> : <resetPassword.Component />}
-      />
-      <Route
-        path={paths.settings}
-        element={
-          <RequireUser>
-            <settings.Component />
-          </RequireUser>
-        }
-      />
-      <Route
-        path={paths.adminMembers}
-        element={
-          <RequireAdmin>
-            <adminMembers.Component />
-          </RequireAdmin>
-        }
-      />
-      <Route
-        path={paths.adminInvitations}
-        element={
-          <RequireAdmin>
-            <adminInvitations.Component />
-          </RequireAdmin>
-        }
-      />
-      <Route path="*" element={<notFound.Component />} />
-    </Routes>
-  );
+  return useRoutes([
+    ...(Object.keys(AUDIENCES) as ClientRoute[]).map((route) => ({
+      path: CLIENT_ROUTES[route],
+      element: routeElement(route, user),
+    })),
+    { path: '*', element: <screens.notFound.Component /> },
+  ]);
 }

@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router';
 import { CLIENT_ROUTES } from '../../common';
-import { TempleIcon } from '../components/icons';
+import { Icon } from '../components/icon';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { useLogout } from '../features/auth/use-logout';
 import { NotificationBell } from '../features/notifications/notification-bell';
@@ -17,7 +17,7 @@ export function Navbar() {
       <div className="navbar-inner">
         {/* The app's name, not a heading: each screen's own title is its h1. */}
         <p className="brand">
-          <TempleIcon className="brand-logo" />
+          <Icon name="temple" className="brand-logo" />
           <span>{APP_NAME}</span>
         </p>
         {user && <SearchBox />}

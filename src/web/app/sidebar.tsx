@@ -1,7 +1,7 @@
 import { Link, NavLink } from 'react-router';
 import { CLIENT_ROUTES, type AuthUser } from '../../common';
 import { Avatar } from '../components/avatar';
-import { CheckIcon, DashboardIcon, MailIcon, PlusIcon, UsersIcon } from '../components/icons';
+import { Icon } from '../components/icon';
 import './sidebar.css';
 
 export function Sidebar({ user }: { user: AuthUser }) {
@@ -26,19 +26,19 @@ export function Sidebar({ user }: { user: AuthUser }) {
           <ul>
             <li>
               <NavLink to={CLIENT_ROUTES.dashboard} end>
-                <DashboardIcon className="sidebar-icon" />
+                <Icon name="dashboard" className="sidebar-icon" />
                 <span>Dashboard</span>
               </NavLink>
             </li>
             <li>
               <NavLink to={CLIENT_ROUTES.createProject}>
-                <PlusIcon className="sidebar-icon" />
+                <Icon name="plus" className="sidebar-icon" />
                 <span>New Project</span>
               </NavLink>
             </li>
             <li>
               <NavLink to={CLIENT_ROUTES.completed}>
-                <CheckIcon className="sidebar-icon" />
+                <Icon name="check" className="sidebar-icon" />
                 <span>Completed</span>
               </NavLink>
             </li>
@@ -46,13 +46,13 @@ export function Sidebar({ user }: { user: AuthUser }) {
               <>
                 <li>
                   <NavLink to={CLIENT_ROUTES.adminMembers}>
-                    <UsersIcon className="sidebar-icon" />
+                    <Icon name="users" className="sidebar-icon" />
                     <span>Members</span>
                   </NavLink>
                 </li>
                 <li>
                   <NavLink to={CLIENT_ROUTES.adminInvitations}>
-                    <MailIcon className="sidebar-icon" />
+                    <Icon name="mail" className="sidebar-icon" />
                     <span>Invitations</span>
                   </NavLink>
                 </li>

@@ -4,6 +4,7 @@ import {
   unreadNotificationsCountQuery,
   type NotificationUnreadCount,
 } from '../../../common';
+import { Icon } from '../../components/icon';
 import { useLiveQuery } from '../../hooks/use-live-query';
 import './notifications.css';
 
@@ -61,7 +62,7 @@ export function NotificationBell({ userId }: { userId: string }) {
         aria-controls={panelId}
         onClick={() => setOpen((wasOpen) => !wasOpen)}
       >
-        <BellIcon />
+        <Icon name="bell" />
         {unread > 0 && (
           <span className="notification-bell-count" aria-hidden="true">
             {unread >= UNREAD_COUNT_CAP ? `${UNREAD_COUNT_CAP - 1}+` : unread}
@@ -74,16 +75,5 @@ export function NotificationBell({ userId }: { userId: string }) {
         </Suspense>
       )}
     </div>
-  );
-}
-
-function BellIcon() {
-  return (
-    <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        fill="currentColor"
-        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
-      />
-    </svg>
   );
 }
