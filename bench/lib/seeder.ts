@@ -16,7 +16,7 @@ import { nowMs } from './stats';
 
 /**
  * Fills a data dir (SQLite) or a PostgreSQL database with realistic data through the server's own
- * services — `AuthService.signUp`, `ProjectsService.create`, `ProjectsService.addComment` — built by the
+ * services — `AuthService.signUp`, `ProjectsService.create`, `CommentsService.addComment` — built by the
  * same `createServices` as the app, so every row goes through the same rules, transactions and ids as an
  * API call (signup fields skip the route's form checks: the generated ones are valid by construction).
  * Nothing listens: no server may run on the same data while seeding (its live subscribers would
@@ -98,7 +98,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       return hash;
     };
     batching = batchSize > 1 ? openBatchingDatabase(config) : undefined;
-    const { auth, projects } = await createServices({
+    const { auth, projects, comments } = await createServices({
       config,
       database,
       bus,
@@ -220,7 +220,7 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
       const job = commentJobs[index];
       const author = job && viewers[job.author];
       if (!job || !author) return;
-      await projects.addComment(author, job.project, { content: job.content });
+      await comments.addComment(author, job.project, { content: job.content });
     });
     const commentsMs = nowMs() - started;
     if (options.comments > 0) log(`comments: ${options.comments} added in ${Math.round(commentsMs)} ms`);

@@ -43,7 +43,10 @@ import { registerTeamRoutes } from './team/team-routes';
 import { teamRouteDocs } from './team/team-route-docs';
 import { registerAccountRoutes } from './account/account-routes';
 import { accountRouteDocs } from './account/account-route-docs';
-import { commentsLiveSource, projectsLiveSource } from './projects/projects-live-source';
+import { projectsLiveSource } from './projects/projects-live-source';
+import { commentsLiveSource } from './comments/comments-live-source';
+import { registerCommentsRoutes } from './comments/comments-routes';
+import { commentsRouteDocs } from './comments/comments-route-docs';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { registerSearchRoutes } from './search/search-routes';
 import { notificationsLiveSource } from './notifications/notifications-live-source';
@@ -225,7 +228,7 @@ function createLiveHub(deps: {
     sources: {
       users: usersLiveSource(services.users),
       projects: projectsLiveSource(services.projects),
-      comments: commentsLiveSource(services.projects),
+      comments: commentsLiveSource(services.comments),
       notifications: notificationsLiveSource(services.notifications),
       project_viewers: projectViewers.liveSource(),
     },
@@ -366,6 +369,7 @@ function registerApiRoutes(
         ...teamRouteDocs,
         ...accountRouteDocs,
         ...projectsRouteDocs,
+        ...commentsRouteDocs,
         ...searchRouteDocs,
         ...notificationsRouteDocs,
         ...liveRouteDocs,
@@ -393,10 +397,11 @@ function registerApiRoutes(
   registerUsersRoutes(server, { users, viewers });
   registerTeamRoutes(server, services);
   registerAccountRoutes(server, { ...services, rateLimitPerMinute: config.authRateLimitPerMinute });
-  registerProjectsRoutes(server, {
-    projects,
+  registerProjectsRoutes(server, { projects, viewers, createsPerMinute: config.projectCreatesPerMinute });
+  registerCommentsRoutes(server, {
+    comments: services.comments,
     viewers,
-    rateLimits: { creates: config.projectCreatesPerMinute, comments: config.commentsPerMinute },
+    writesPerMinute: config.commentsPerMinute,
   });
   registerSearchRoutes(server, { search: services.search, viewers });
   registerNotificationsRoutes(server, { notifications: services.notifications, viewers });

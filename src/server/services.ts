@@ -17,10 +17,12 @@ import type { ChangeBus } from './db/change-bus';
 import { DueReminderScheduler, fileClock, systemClock } from './notifications/due-reminders';
 import { NotificationEmailOutbox } from './notifications/email-outbox';
 import { NotificationJobs } from './notifications/notification-jobs';
-import { NotificationsService } from './notifications/notifications-service';
+import { inAppNotifier, NotificationsService } from './notifications/notifications-service';
 import { PresenceService } from './presence/presence-service';
 import { ProjectViewersService } from './project-viewers/project-viewers-service';
 import { ProjectsService } from './projects/projects-service';
+import { CommentsService } from './comments/comments-service';
+import { UnitOfWork } from './db/unit-of-work';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
 import { newId } from './core/ids';
@@ -45,7 +47,10 @@ export interface ServiceDeps {
   log: Logger;
   /** Replaces scrypt hashing at signup: only the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
-  /** Where project writes go instead of `database.db`: only the data generator, which batches commits. */
+  /**
+   * Where project and comment writes go instead of `database.db`: only the data generator, which batches
+   * commits.
+   */
   projectsDb?: Kysely<Database>;
 }
 
@@ -72,6 +77,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   projects: ProjectsService;
+  comments: CommentsService;
   notifications: NotificationsService;
   search: SearchService;
   signupPolicy: SignupPolicyService;
@@ -153,6 +159,10 @@ export async function createServices({
     sweepIntervalMs: config.notificationJobSweepMs,
     log,
   });
+  // Every write's one path (db/unit-of-work.ts); a job of queued notifications goes to `notificationJobs`.
+  const notifier = inAppNotifier(notificationJobs);
+  const writes = new UnitOfWork({ db, changes: bus, notifier });
+  const contentWrites = projectsDb ? new UnitOfWork({ db: projectsDb, changes: bus, notifier }) : writes;
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   // Refuses SMTP_URL without PUBLIC_URL here too, for configs not made by loadConfig (tests, scripts).
   const mailSettings = mailSettingsOf(config);
@@ -182,7 +192,7 @@ export async function createServices({
     thumbnails,
     signupPolicy,
     idTokens,
-    changes: bus,
+    writes,
     sessions,
     presence,
     log,
@@ -206,16 +216,18 @@ export async function createServices({
     projectViewers,
     auth,
     users: new UsersService({ db }),
-    projects: new ProjectsService({ db: projectsDb ?? db, dialect, changes: bus, notificationJobs }),
-    notifications: new NotificationsService({ db, changes: bus, emailAvailable: mailer !== undefined }),
+    projects: new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus }),
+    comments: new CommentsService({ db: projectsDb ?? db, writes: contentWrites }),
+    notifications: new NotificationsService({ db, writes, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,
     invitations,
-    members: new MembersService({ db, auth }),
-    account: new AccountService({ db, auth, thumbnails }),
+    members: new MembersService({ db, auth, writes }),
+    account: new AccountService({ db, auth, thumbnails, writes }),
     passwordResets: new PasswordResetService({
       db,
       auth,
+      writes,
       mailer,
       counters: rateLimitCounters,
       publicUrl: config.publicUrl,

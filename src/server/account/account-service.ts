@@ -6,11 +6,12 @@ import {
   type AuthUser,
   type ChangePasswordInput,
 } from '../../common';
-import type { AuthService, ChangedUsers } from '../auth/auth-service';
+import type { AuthService } from '../auth/auth-service';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
+import type { UnitOfWork } from '../db/unit-of-work';
 import { AppError, notFound } from '../core/app-error';
 import { nowIso } from '../core/time';
 import { isUniqueViolation } from '../db/database';
@@ -39,6 +40,7 @@ export class AccountService {
       db: Kysely<Database>;
       auth: AuthService;
       thumbnails: ProfileThumbnails;
+      writes: UnitOfWork;
     },
   ) {}
 
@@ -47,13 +49,12 @@ export class AccountService {
    * transaction as the profile, so the old URL works until the new one is in place; then the old goes.
    */
   async updateProfile(viewer: Viewer, change: ProfileChange): Promise<AuthUser> {
-    const { db, thumbnails } = this.deps;
+    const { thumbnails } = this.deps;
     let staged: StagedThumbnail | undefined;
-    let changed: ChangedUsers;
     try {
       if (change.thumbnail) staged = await thumbnails.stage(viewer.uid, change.thumbnail, true);
       const stagedThumbnail = staged;
-      changed = await db.transaction().execute(async (trx) => {
+      await this.deps.writes.run(async (trx, write) => {
         const photoURL = stagedThumbnail
           ? await thumbnails.record(trx, viewer.uid, stagedThumbnail)
           : undefined;
@@ -61,14 +62,13 @@ export class AccountService {
           await requireFreeDisplayName(trx, change.displayName, viewer.uid);
         }
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
-        return this.deps.auth.userChangedAtCommit(trx, viewer.uid);
+        this.deps.auth.userChanged(write, viewer.uid);
       });
     } catch (error) {
       await thumbnails.discard(staged);
       // Another account took the name between the check and the write.
       throw isUniqueViolation(error) ? displayNameTaken() : error;
     }
-    await this.deps.auth.usersChanged(changed);
     if (staged) await thumbnails.removeAllBut(viewer.uid, staged);
     return this.authUser(viewer.uid);
   }
@@ -82,11 +82,10 @@ export class AccountService {
       'currentPassword',
     );
     const passwordHash = await hashPassword(input.newPassword);
-    const ended = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       await updatePasswordHash(trx, viewer.uid, passwordHash, nowIso());
-      return this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
+      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
     });
-    await this.deps.auth.sessionsEnded(ended);
   }
 
   async listSessions(viewer: Viewer): Promise<AccountSession[]> {
@@ -109,20 +108,16 @@ export class AccountService {
       await this.deps.auth.logOut(viewer);
       return;
     }
-    const ended = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       await deleteSession(trx, session.tokenHash);
-      return this.deps.auth.endedAtCommit(trx, [session.tokenHash]);
+      this.deps.auth.sessionsEnded(write, [session.tokenHash]);
     });
-    await this.deps.auth.sessionsEnded(ended);
   }
 
   async signOutOtherSessions(viewer: Viewer): Promise<void> {
-    const ended = await this.deps.db
-      .transaction()
-      .execute(async (trx) =>
-        this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash)),
-      );
-    await this.deps.auth.sessionsEnded(ended);
+    await this.deps.writes.run(async (trx, write) => {
+      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
+    });
   }
 
   /**
@@ -131,7 +126,7 @@ export class AccountService {
    */
   async deleteAccount(viewer: Viewer, password: string): Promise<void> {
     await this.requirePassword(viewer, password, messages.passwordWrong, 'password');
-    const { ended, changed } = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       await lockAdminChanges(trx);
       const user = await findUserById(trx, viewer.uid);
       if (user?.role === 'admin' && user.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
@@ -140,13 +135,9 @@ export class AccountService {
       const now = nowIso();
       await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, now);
       await endMembership(trx, viewer.uid, now);
-      return {
-        ended: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, viewer.uid)),
-        changed: await this.deps.auth.userChangedAtCommit(trx, viewer.uid),
-      };
+      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid));
+      this.deps.auth.userChanged(write, viewer.uid);
     });
-    await this.deps.auth.sessionsEnded(ended);
-    await this.deps.auth.usersChanged(changed);
     await this.deps.thumbnails.removeAllBut(viewer.uid, null);
   }
 

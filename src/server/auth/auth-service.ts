@@ -6,7 +6,8 @@ import type { PresenceService } from '../presence/presence-service';
 import { isUniqueViolation } from '../db/database';
 import { nowIso } from '../core/time';
 import { AppError } from '../core/app-error';
-import type { Change, ChangeBus } from '../db/change-bus';
+import type { Change } from '../db/change-bus';
+import type { UnitOfWork, Write } from '../db/unit-of-work';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import { newId, newSecretToken } from '../core/ids';
 import { displayNameTaken, requireFreeDisplayName } from '../users/display-names';
@@ -53,7 +54,7 @@ interface Deps {
   thumbnails: ProfileThumbnails;
   signupPolicy: SignupGate;
   idTokens: IdTokens;
-  changes: ChangeBus;
+  writes: UnitOfWork;
   /** Recently seen sessions; a session this instance ends leaves it before the logout answers. */
   sessions: SessionCache;
   log: Logger;
@@ -61,20 +62,6 @@ interface Deps {
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
 }
-
-/** Sessions a transaction deleted (`AuthService.endedAtCommit`), and their changes left to publish after it. */
-export interface EndedSessions {
-  sessionHashes: readonly string[];
-  unpublished: Change[];
-}
-
-/** Users whose row changed in a transaction, and what is left to publish after its commit. */
-export interface ChangedUsers {
-  uids: readonly string[];
-  unpublished: Change[];
-}
-
-export const NO_USERS_CHANGED: ChangedUsers = { uids: [], unpublished: [] };
 
 export class AuthService {
   constructor(private readonly deps: Deps) {}
@@ -102,7 +89,7 @@ export class AuthService {
       staged = await thumbnails.stage(uid, thumbnail, false);
       const now = nowIso();
       const stagedThumbnail = staged;
-      const user = await db.transaction().execute(async (trx) => {
+      const user = await this.deps.writes.run(async (trx, write) => {
         await signupPolicy.consume(trx, admission);
         const photoURL = await thumbnails.record(trx, uid, stagedThumbnail);
         const role: Role = (await claimOwnership(trx, uid)) ? 'admin' : 'member';
@@ -114,9 +101,9 @@ export class AuthService {
           expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
           userAgent,
         });
+        write.changed({ collection: 'users', id: uid });
         return { uid, email, displayName, photoURL, role };
       });
-      await this.deps.changes.publish([{ collection: 'users', id: uid }]);
       return this.signedIn(user, sessionToken);
     } catch (error) {
       await thumbnails.discard(staged);
@@ -172,55 +159,39 @@ export class AuthService {
    * they are still connected through another session.
    */
   async logOut(viewer: Viewer): Promise<void> {
-    const ended = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       await deleteSession(trx, viewer.sessionHash);
-      return this.endedAtCommit(trx, [viewer.sessionHash]);
+      this.sessionsEnded(write, [viewer.sessionHash]);
     });
-    await this.sessionsEnded(ended);
     await this.deps.presence.sessionEnded(viewer);
   }
 
   /**
-   * Call inside the transaction that deleted these sessions: every instance signs out their sockets when
-   * it commits. On PostgreSQL the NOTIFY commits with the delete, so a crash between the two cannot leave
-   * another instance's sockets of an ended session live (docs/decisions/033-list-json-and-one-sync-per-write.md,
-   * fifth addendum). Hand the result to `sessionsEnded` after the commit.
+   * Declares, in the write that deleted these sessions, that they ended: every instance signs out their
+   * sockets when it commits. On PostgreSQL the NOTIFY commits with the delete, so a crash between the two
+   * cannot leave another instance's sockets of an ended session live
+   * (docs/decisions/033-list-json-and-one-sync-per-write.md, fifth addendum). This instance drops them from
+   * its cache right after the commit (the others as the change arrives): password change, deactivation,
+   * 'sign out' in settings.
    */
-  async endedAtCommit(trx: Kysely<Database>, sessionHashes: readonly string[]): Promise<EndedSessions> {
-    const changes = sessionHashes.map((id): Change => ({ collection: 'sessions', id }));
-    return { sessionHashes, unpublished: await this.deps.changes.publishAtCommit(trx, changes) };
+  sessionsEnded(write: Write<unknown>, sessionHashes: readonly string[]): void {
+    write
+      .changed(...sessionHashes.map((id): Change => ({ collection: 'sessions', id })))
+      .forgetAfterCommit(() => {
+        for (const hash of sessionHashes) this.deps.sessions.forget(hash);
+      });
   }
 
   /**
-   * After the transaction of `endedAtCommit` committed: the sessions are dropped from this instance's cache
-   * at once (the others drop theirs as the change arrives), and what is left to publish goes out
-   * (password change, deactivation, 'sign out' in settings).
+   * Declares, in the write that changed a user's row (role, status, name or picture), that every instance
+   * drops the user's cached sessions, since a viewer carries them. This instance forgets them right after
+   * the commit, so the very next request already sees a demoted admin as a member (on PostgreSQL its own
+   * NOTIFY arrives later).
    */
-  async sessionsEnded(ended: EndedSessions): Promise<void> {
-    for (const hash of ended.sessionHashes) this.deps.sessions.forget(hash);
-    await this.deps.changes.publish(ended.unpublished);
-  }
-
-  /**
-   * Call inside the transaction that changed a user's row (role, status, name or picture): every instance
-   * drops the user's cached sessions when it commits, since a viewer carries them. Hand the result to
-   * `usersChanged` after the commit.
-   */
-  async userChangedAtCommit(trx: Kysely<Database>, uid: string): Promise<ChangedUsers> {
-    return {
-      uids: [uid],
-      unpublished: await this.deps.changes.publishAtCommit(trx, [{ collection: 'users', id: uid }]),
-    };
-  }
-
-  /**
-   * After the transaction of `userChangedAtCommit` committed: this instance forgets the users' sessions at
-   * once, so the very next request already sees a demoted admin as a member (on PostgreSQL this instance's
-   * own NOTIFY arrives later), then what is left to publish goes out.
-   */
-  async usersChanged(changed: ChangedUsers): Promise<void> {
-    for (const uid of changed.uids) this.deps.sessions.forgetUser(uid);
-    await this.deps.changes.publish(changed.unpublished);
+  userChanged(write: Write<unknown>, uid: string): void {
+    write
+      .changed({ collection: 'users', id: uid })
+      .forgetAfterCommit(() => this.deps.sessions.forgetUser(uid));
   }
 
   async mintIdToken(viewer: Viewer): Promise<{ idToken: string; expiresIn: number }> {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../db/change-bus';
+import { UnitOfWork } from '../db/unit-of-work';
 import type { Logger } from '../core/logger';
 import { zonedDayAndHour } from '../core/time';
 import { insertDueReminders, type DueReminderDays } from './due-reminders-repository';
@@ -58,7 +59,11 @@ export class DueReminderScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly deps: DueReminderSchedulerDeps) {}
+  private readonly writes: UnitOfWork;
+
+  constructor(private readonly deps: DueReminderSchedulerDeps) {
+    this.writes = new UnitOfWork({ db: deps.db, changes: deps.bus });
+  }
 
   start(): void {
     if (this.timer) return;
@@ -79,18 +84,15 @@ export class DueReminderScheduler {
    * created.
    */
   async tick(): Promise<number> {
-    const { db, bus } = this.deps;
     const days = reminderDays(this.deps.clock(), this.deps.timeZone);
-    const { created, unpublished } = await db.transaction().execute(async (trx) => {
+    return this.writes.run(async (trx, write) => {
       const recipients = [
         ...(await insertDueReminders(trx, 'due_tomorrow', days)),
         ...(await insertDueReminders(trx, 'overdue', days)),
       ];
-      const changes = [...new Set(recipients)].map((id): Change => ({ collection: 'notifications', id }));
-      return { created: recipients.length, unpublished: await bus.publishAtCommit(trx, changes) };
+      write.changed(...[...new Set(recipients)].map((id): Change => ({ collection: 'notifications', id })));
+      return recipients.length;
     });
-    await bus.publish(unpublished);
-    return created;
   }
 
   private tickInBackground(): void {

@@ -4,6 +4,7 @@ import { NOTIFICATION_KINDS } from '../../common';
 import { afterAnswers } from '../db/after-answers';
 import type { Database } from '../db/schema';
 import type { ChangeBus } from '../db/change-bus';
+import { UnitOfWork } from '../db/unit-of-work';
 import type { Logger } from '../core/logger';
 import { pendingNotificationJobs, takeNotificationJob } from './notifications-repository';
 import { recipientsOf, writeNotifications, type NotificationDraft } from './notifications-service';
@@ -46,7 +47,12 @@ export class NotificationJobs {
   /** Before the next look at the queue: the answer of the latest action that queued a job. */
   private answerToWaitFor: (() => Promise<void>) | undefined;
 
-  constructor(private readonly deps: NotificationJobsDeps) {}
+  /** A job's notifications tell nobody further: its unit of work has no notifier. */
+  private readonly writes: UnitOfWork;
+
+  constructor(private readonly deps: NotificationJobsDeps) {
+    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
+  }
 
   start(): void {
     if (this.timer) return;
@@ -109,19 +115,17 @@ export class NotificationJobs {
   }
 
   private async run(seq: number): Promise<void> {
-    const { db, changes } = this.deps;
-    const unpublished = await db.transaction().execute(async (trx) => {
+    await this.writes.run(async (trx, write) => {
       const stored = await takeNotificationJob(trx, seq);
-      if (stored === undefined) return [];
+      if (stored === undefined) return;
       const drafts = parseDrafts(stored);
       if (!drafts) {
         // It can never be written; keeping it would stop the queue behind it for good.
         this.deps.log.error({ seq }, 'a queued notification job was unreadable and is dropped');
-        return [];
+        return;
       }
-      return changes.publishAtCommit(trx, await writeNotifications(trx, recipientsOf(drafts)));
+      write.changed(...(await writeNotifications(trx, recipientsOf(drafts))));
     });
-    await changes.publish(unpublished);
   }
 }
 

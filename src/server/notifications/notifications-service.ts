@@ -13,7 +13,8 @@ import {
 } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../db/change-bus';
+import type { Change } from '../db/change-bus';
+import type { Notified, Notifier, UnitOfWork } from '../db/unit-of-work';
 import { invalidArgument, notFound } from '../core/app-error';
 import { newId, newIds } from '../core/ids';
 import { nowIso } from '../core/time';
@@ -31,7 +32,6 @@ import {
   writePreferences,
   type NotificationRow,
 } from './notifications-repository';
-import { notificationsReadableBy } from './notifications-read-rule';
 
 /** Who should hear of one action, and as what; the actor is never told (docs/decisions/025-notifications.md). */
 export interface NotificationDraft {
@@ -50,20 +50,15 @@ export interface NotificationDraft {
  */
 export const INLINE_RECIPIENTS_MAX = 100;
 
-/** What an action's notifications left to do once its transaction committed. */
-export interface Notified {
-  /** To publish after the commit: the bells of those already told. */
-  changes: Change[];
-  /** A job was queued: hand it to `NotificationJobs.queued()` after the commit. */
-  queued: boolean;
-}
-
 /**
  * The notifications an action causes, inside its transaction: the actor left out, each user told once
  * (the first draft naming them wins, e.g. a mention over 'commented'). Few recipients are written at once;
  * many are queued as one job, so the action's answer does not wait for a thousand rows.
  */
-export async function notifyWithin(trx: Kysely<Database>, drafts: NotificationDraft[]): Promise<Notified> {
+export async function notifyWithin(
+  trx: Kysely<Database>,
+  drafts: readonly NotificationDraft[],
+): Promise<Notified> {
   const recipients = recipientsOf(drafts);
   if (recipients.size === 0) return { changes: [], queued: false };
   if (recipients.size > INLINE_RECIPIENTS_MAX) {
@@ -122,6 +117,16 @@ export function inlineNotifications(
   };
 }
 
+/** The unit of work's notifier (db/unit-of-work.ts): in-app notifications; a queued job goes to `jobs`. */
+export const inAppNotifier = (jobs: { queued(): void }): Notifier<NotificationDraft, NotificationRow> => ({
+  writeWithin: notifyWithin,
+  rowsForStatement: inlineNotifications,
+  queued: () => jobs.queued(),
+});
+
+/** The unit of work of writes that tell people: the notifications they cause are `NotificationDraft`s. */
+export type NotifyingUnitOfWork = UnitOfWork<NotificationDraft, NotificationRow>;
+
 function notificationRows(recipients: Map<string, NotificationDraft>): NotificationRow[] {
   const createdAt = nowIso();
   const ids = newIds(recipients.size);
@@ -138,20 +143,21 @@ function notificationRows(recipients: Map<string, NotificationDraft>): Notificat
 
 /** Reading and marking one's own notifications, and choosing per kind. */
 export class NotificationsService {
-  constructor(private readonly deps: { db: Kysely<Database>; changes: ChangeBus; emailAvailable: boolean }) {}
+  constructor(
+    private readonly deps: { db: Kysely<Database>; writes: NotifyingUnitOfWork; emailAvailable: boolean },
+  ) {}
 
   /** A page of the viewer's notifications, newest first; `cursor` is the previous page's `nextCursor`. */
   async page(viewer: Viewer, page: { limit: number; cursor?: string }): Promise<NotificationPage> {
     const { db } = this.deps;
-    const owner = notificationsReadableBy(viewer);
     let beforeSeq: number | undefined;
     if (page.cursor !== undefined) {
-      const seq = await findNotificationSeq(db, owner, page.cursor);
+      const seq = await findNotificationSeq(db, viewer.uid, page.cursor);
       if (seq === null) throw invalidArgument({ cursor: messages.notificationCursorInvalid });
       beforeSeq = seq;
     }
     const { items, next } = pageFromExtraRow(
-      await listNotifications(db, owner, { limit: page.limit + 1, beforeSeq }),
+      await listNotifications(db, viewer.uid, { limit: page.limit + 1, beforeSeq }),
       page.limit,
       (last) => last.id,
     );
@@ -179,15 +185,21 @@ export class NotificationsService {
   }
 
   async markRead(viewer: Viewer, id: string): Promise<void> {
+    const outcome = await this.deps.writes.runWithoutTransaction(async (db, write) => {
+      const outcome = await markNotificationRead(db, viewer.uid, id, nowIso());
+      if (outcome === 'changed') write.changed(notificationChange(viewer.uid));
+      return outcome;
+    });
     // Someone else's notification answers as one that does not exist: ids are not to be probed.
-    const outcome = await markNotificationRead(this.deps.db, viewer.uid, id, nowIso());
     if (outcome === 'missing') throw notFound(messages.notificationNotFound);
-    if (outcome === 'changed') await this.deps.changes.publish([notificationChange(viewer.uid)]);
   }
 
   async markAllRead(viewer: Viewer): Promise<void> {
-    const changed = await markAllNotificationsRead(this.deps.db, viewer.uid, nowIso());
-    if (changed > 0) await this.deps.changes.publish([notificationChange(viewer.uid)]);
+    await this.deps.writes.runWithoutTransaction(async (db, write) => {
+      if ((await markAllNotificationsRead(db, viewer.uid, nowIso())) > 0) {
+        write.changed(notificationChange(viewer.uid));
+      }
+    });
   }
 
   async preferences(viewer: Viewer): Promise<NotificationPreferences> {

@@ -1,12 +1,14 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { Comment, CompletedProject, Project, ProjectCategory, UserRef } from '../../common';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { CompletedProject, Project, UserRef } from '../../common';
 import type { Database, DialectName, ProjectsTable } from '../db/schema';
 import type { StatementNotify } from '../db/change-bus';
+import type { DeclaredWrite } from '../db/unit-of-work';
 import {
   insertNotificationsUnlessOptedOutSql,
   type NotificationRow,
 } from '../notifications/notifications-repository';
 import { listAssignableUserRefs } from '../users/users-repository';
+import { PROJECT_FIELDS, presentProject, type ProjectPeople } from './project-presenter';
 
 type ProjectRow = Selectable<ProjectsTable>;
 
@@ -100,19 +102,23 @@ export async function queryProjectsPageJson(
   const assignees = sql.raw(
     '(select user_id from project_assignees where project_id = p.id order by position) a join users u on u.id = a.user_id',
   );
+  const people: Record<keyof ProjectPeople, RawBuilder<unknown>> = {
+    assignedUsersList: sql`(select json_group_array(${userRefJson('u')}) from ${assignees})`,
+    assignedUserIds: sql`(select json_group_array(a.user_id) from ${assignees})`,
+    createdBy: sql`coalesce(
+          (select ${userRefJson('u')} from users u where u.id = p.created_by),
+          json_object('id', p.created_by, 'displayName', '', 'photoURL', '')
+        )`,
+  };
+  const fields = Object.entries(PROJECT_FIELDS).map(
+    ([field, source]) =>
+      sql`${sql.lit(field)}, ${source === 'people' ? people[field as keyof ProjectPeople] : sql.ref(`p.${source}`)}`,
+  );
   const row = await db
     .selectFrom(page.as('p'))
     .select([
-      sql<Buffer>`cast(json_group_array(json_object(
-        'id', p.id, 'name', p.name, 'details', p.details, 'dueDate', p.due_date, 'category', p.category,
-        'assignedUsersList', (select json_group_array(${userRefJson('u')}) from ${assignees}),
-        'assignedUserIds', (select json_group_array(a.user_id) from ${assignees}),
-        'createdBy', coalesce(
-          (select ${userRefJson('u')} from users u where u.id = p.created_by),
-          json_object('id', p.created_by, 'displayName', '', 'photoURL', '')
-        ),
-        'createdAt', p.created_at, 'version', p.version, 'updatedAt', p.updated_at
-      )) filter (where p.rn <= ${limit}) as blob)`.as('projectsJson'),
+      sql<Buffer>`cast(json_group_array(json_object(${sql.join(fields)}))
+        filter (where p.rn <= ${limit}) as blob)`.as('projectsJson'),
       sql<number>`count(*)`.as('fetched'),
       sql<string | null>`max(case when p.rn = ${limit} then ${sql.ref(`p.${column}`)} end)`.as('lastValue'),
       sql<string | null>`max(case when p.rn = ${limit} then p.id end)`.as('lastId'),
@@ -144,7 +150,7 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
  * and its assignees are one statement, one round trip (docs/decisions/033-list-json-and-one-sync-per-write.md,
  * fourth addendum).
  */
-export async function insertProjectForActiveAssignees(
+async function insertProjectForActiveAssignees(
   db: Kysely<Database>,
   dialect: DialectName,
   row: Insertable<ProjectsTable>,
@@ -167,7 +173,7 @@ export async function insertProjectForActiveAssignees(
  * and the NOTIFY of the project's change and of theirs, all one statement: its own commit makes them
  * durable and delivers the NOTIFY, so the create needs no transaction (docs/decisions/041-create-in-one-statement.md).
  */
-export async function insertProjectNotifying(
+async function insertProjectNotifying(
   db: Kysely<Database>,
   row: Insertable<ProjectsTable>,
   assigneeIds: readonly string[],
@@ -196,6 +202,26 @@ export async function insertProjectNotifying(
         as notified`.execute(db);
   const known = rows[0]?.known ?? [];
   return known.length === assigneeIds.length ? known : null;
+}
+
+/**
+ * A new project and its assignees, written only when every assignee is an active user (otherwise nothing is
+ * written: null); answers those users. On PostgreSQL, with assignees, the unit of work may write it as one
+ * statement with their notifications and its NOTIFY (`UnitOfWork.runDeclared`).
+ */
+export function insertNewProject(
+  dialect: DialectName,
+  row: Insertable<ProjectsTable>,
+  assigneeIds: readonly string[],
+): DeclaredWrite<UserRef[], NotificationRow> {
+  return {
+    inTransaction: (trx) => insertProjectForActiveAssignees(trx, dialect, row, assigneeIds),
+    asOneStatement:
+      dialect === 'postgres' && assigneeIds.length > 0
+        ? (db, { notifications, notify }) =>
+            insertProjectNotifying(db, row, assigneeIds, notifications, notify)
+        : undefined,
+  };
 }
 
 /**
@@ -350,146 +376,6 @@ const userRefsOf = async (db: Kysely<Database>, ids: string[]): Promise<UserRef[
         .execute();
 
 /**
- * Appends a comment in one statement that reads the project too, so a comment can never outlive a
- * project completed at the same moment. False when there is no such project.
- */
-export async function insertCommentIfProjectExists(
-  db: Kysely<Database>,
-  comment: { id: string; projectId: string; authorId: string; content: string; createdAt: string },
-): Promise<boolean> {
-  const inserted = await db
-    .insertInto('comments')
-    .columns(['id', 'project_id', 'author_id', 'content', 'created_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('projects')
-        .select([
-          eb.val(comment.id).as('id'),
-          'projects.id as project_id',
-          eb.val(comment.authorId).as('author_id'),
-          eb.val(comment.content).as('content'),
-          eb.val(comment.createdAt).as('created_at'),
-        ])
-        .where('projects.id', '=', comment.projectId)
-        .where('projects.completed_at', 'is', null),
-    )
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-const selectComments = (db: Kysely<Database>) =>
-  db
-    .selectFrom('comments')
-    .innerJoin('users', 'users.id', 'comments.author_id')
-    .select([
-      'comments.id as id',
-      'comments.project_id as projectId',
-      'comments.author_id as authorId',
-      'users.display_name as displayName',
-      'users.photo_url as photoURL',
-      'comments.content as content',
-      'comments.created_at as createdAt',
-      'comments.edited_at as editedAt',
-    ]);
-
-/**
- * A project's comments newest first (commit order, reversed), at most `limit`; with `beforeSeq`, only
- * those committed before that one. Served by the (project_id, seq) index whatever the project's size.
- */
-export async function listComments(
-  db: Kysely<Database>,
-  projectId: string,
-  page: { limit: number; beforeSeq?: number },
-): Promise<Comment[]> {
-  let select = selectComments(db).where('comments.project_id', '=', projectId);
-  if (page.beforeSeq !== undefined) select = select.where('comments.seq', '<', page.beforeSeq);
-  return (await select.orderBy('comments.seq', 'desc').limit(page.limit).execute()) satisfies Comment[];
-}
-
-/** Where a comment sits in its project's order, to page from it. */
-export async function findCommentSeq(
-  db: Kysely<Database>,
-  projectId: string,
-  commentId: string,
-): Promise<number | null> {
-  const row = await db
-    .selectFrom('comments')
-    .select('seq')
-    .where('id', '=', commentId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  return row === undefined ? null : Number(row.seq);
-}
-
-export async function findComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
-  return (await selectComments(db).where('comments.id', '=', id).executeTakeFirst()) ?? null;
-}
-
-/** Who wrote a comment of this project; null when the project has no such comment. */
-export async function findCommentAuthor(
-  db: Kysely<Database>,
-  projectId: string,
-  commentId: string,
-): Promise<string | null> {
-  const row = await db
-    .selectFrom('comments')
-    .select('author_id')
-    .where('id', '=', commentId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  return row?.author_id ?? null;
-}
-
-/**
- * Rewrites a comment of this author in this project; false when there is none (gone meanwhile). The
- * author condition is in the statement, so a check-then-write race cannot let someone else's through.
- */
-export async function updateCommentOf(
-  db: Kysely<Database>,
-  edit: { projectId: string; commentId: string; authorId: string; content: string; editedAt: string },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('comments')
-    .set({ content: edit.content, edited_at: edit.editedAt })
-    .where('id', '=', edit.commentId)
-    .where('project_id', '=', edit.projectId)
-    .where('author_id', '=', edit.authorId)
-    // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', edit.projectId)
-        .where('completed_at', 'is', null),
-    )
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** Deletes a comment of this author in this project; false when there is none (gone meanwhile). */
-export async function deleteCommentOf(
-  db: Kysely<Database>,
-  target: { projectId: string; commentId: string; authorId: string },
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('comments')
-    .where('id', '=', target.commentId)
-    .where('project_id', '=', target.projectId)
-    .where('author_id', '=', target.authorId)
-    // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', target.projectId)
-        .where('completed_at', 'is', null),
-    )
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
-}
-
-/**
  * Turns rows into the spec's shape with two batched lookups (assignments, then every user they and the
  * creators name, once each), never one per row. The assignments are read without joining `users` and
  * without an ORDER BY: a 1,000-row page joined `users` for each of its ≈ 2,500 assignments and sorted
@@ -529,18 +415,10 @@ async function presentProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
         assignedUserIds.push(user_id);
       }
     }
-    return {
-      id: row.id,
-      name: row.name,
-      details: row.details,
-      dueDate: row.due_date,
-      category: row.category as ProjectCategory,
+    return presentProject(row, {
       assignedUsersList,
       assignedUserIds,
       createdBy: usersById.get(row.created_by) ?? { id: row.created_by, displayName: '', photoURL: '' },
-      createdAt: row.created_at,
-      version: row.version,
-      updatedAt: row.updated_at,
-    };
+    });
   });
 }

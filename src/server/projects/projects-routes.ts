@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  AddCommentSchema,
-  COMMENTS_PAGE_MAX,
-  COMMENTS_PAGE_SIZE,
   CreateProjectSchema,
-  EditCommentSchema,
   LIVE_QUERY_LIMIT_MAX,
   messages,
   PROJECT_CATEGORIES,
   UpdateProjectSchema,
   type CompletedProject,
   type CompletedProjectPage,
-  type Comment,
-  type CommentPage,
   type Project,
 } from '../../common';
 import type { ViewerResolver } from '../http/viewer-resolver';
@@ -38,30 +32,18 @@ export const CompletedQuerySchema = z.object({
 
 export const IdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
-export const CommentParamsSchema = z.object({
-  id: z.string().min(1).max(64),
-  commentId: z.string().min(1).max(64),
-});
-
-export const CommentPageQuerySchema = z.object({
-  /** The previous page's `nextCursor`: this page starts just before it. */
-  before: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(COMMENTS_PAGE_MAX).default(COMMENTS_PAGE_SIZE),
-});
-
 /** Thin routes: authenticate, parse the input with the shared schemas, call the service, present. */
 export function registerProjectsRoutes(
   app: FastifyInstance,
   deps: {
     projects: ProjectsService;
     viewers: ViewerResolver;
-    /** Writes per user per minute. */
-    rateLimits: { creates: number; comments: number };
+    /** Creates per user per minute. */
+    createsPerMinute: number;
   },
 ): void {
-  const { projects, viewers, rateLimits } = deps;
-  const createLimit = { rateLimit: perUserRateLimit(viewers, rateLimits.creates) };
-  const commentLimit = { rateLimit: perUserRateLimit(viewers, rateLimits.comments) };
+  const { projects, viewers } = deps;
+  const createLimit = { rateLimit: perUserRateLimit(viewers, deps.createsPerMinute) };
 
   app.get('/api/projects', async (request, reply) => {
     await viewers.requireViewer(request);
@@ -131,44 +113,6 @@ export function registerProjectsRoutes(
     const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     await projects.complete(viewer, id);
-    return reply.status(204).send();
-  });
-
-  app.get('/api/projects/:id/comments', async (request): Promise<CommentPage> => {
-    await viewers.requireViewer(request);
-    const { id } = parseInput(IdParamsSchema, request.params);
-    const query = parseInput(CommentPageQuerySchema, request.query);
-    return projects.getCommentPage(id, { limit: query.limit, before: query.before });
-  });
-
-  app.post(
-    '/api/projects/:id/comments',
-    { config: commentLimit },
-    async (request, reply): Promise<{ comment: Comment }> => {
-      const viewer = await viewers.requireViewer(request);
-      const { id } = parseInput(IdParamsSchema, request.params);
-      const comment = await projects.addComment(viewer, id, parseInput(AddCommentSchema, request.body));
-      reply.status(201);
-      return { comment };
-    },
-  );
-
-  // Edits and deletes count against the comment write limit: they fan out like a new comment does.
-  app.patch(
-    '/api/projects/:id/comments/:commentId',
-    { config: commentLimit },
-    async (request): Promise<{ comment: Comment }> => {
-      const viewer = await viewers.requireViewer(request);
-      const { id, commentId } = parseInput(CommentParamsSchema, request.params);
-      const input = parseInput(EditCommentSchema, request.body);
-      return { comment: await projects.editComment(viewer, id, commentId, input) };
-    },
-  );
-
-  app.delete('/api/projects/:id/comments/:commentId', { config: commentLimit }, async (request, reply) => {
-    const viewer = await viewers.requireViewer(request);
-    const { id, commentId } = parseInput(CommentParamsSchema, request.params);
-    await projects.deleteComment(viewer, id, commentId);
     return reply.status(204).send();
   });
 }

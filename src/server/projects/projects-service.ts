@@ -1,74 +1,49 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
-  mentionedUserIds,
   messages,
-  type AddCommentInput,
-  type Comment,
-  type CommentPage,
   type CompletedProject,
   type CompletedProjectPage,
   type CreateProjectInput,
-  type EditCommentInput,
   type Project,
   type UpdateProjectInput,
-  type UserRef,
 } from '../../common';
-import type { FilterableFields } from '../db/change-bus';
-import { AppError } from '../core/app-error';
-import { encodeProjectCursor, decodeProjectCursor } from './project-cursors';
-import type { Viewer } from '../core/viewer';
-import type { Database, DialectName, ProjectsTable } from '../db/schema';
-import type { Change, ChangeBus } from '../db/change-bus';
-import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
-import type { NotificationJobs } from '../notifications/notification-jobs';
-import {
-  inlineNotifications,
-  notifyWithin,
-  type NotificationDraft,
-  type Notified,
-} from '../notifications/notifications-service';
-import { forbidden, invalidArgument, notFound } from '../core/app-error';
+import { AppError, forbidden, invalidArgument, notFound } from '../core/app-error';
 import { newId } from '../core/ids';
-import { nowIso } from '../core/time';
 import { pageFromExtraRow } from '../core/pages';
+import { nowIso } from '../core/time';
+import type { Viewer } from '../core/viewer';
+import type { ChangeBus, FilterableFields } from '../db/change-bus';
+import type { Database, DialectName } from '../db/schema';
+import { Write } from '../db/unit-of-work';
+import { activeProjectMembersOf } from '../notifications/notifications-repository';
+import type { NotificationDraft, NotifyingUnitOfWork } from '../notifications/notifications-service';
 import { listAssignableUserRefs } from '../users/users-repository';
 import { createProjectCache, createProjectListCache } from './project-caches';
+import { decodeProjectCursor, encodeProjectCursor } from './project-cursors';
+import { presentProject } from './project-presenter';
 import {
-  deleteCommentOf,
   deleteProject,
   findCompletedProject,
-  listCompletedProjects,
-  markProjectCompleted,
-  reopenProject,
-  updateProjectAtVersion,
-  findComment,
-  findCommentAuthor,
-  findCommentSeq,
   findProject,
   findProjectRow,
-  insertCommentIfProjectExists,
-  insertProjectForActiveAssignees,
-  insertProjectNotifying,
-  listComments,
+  insertNewProject,
+  listCompletedProjects,
+  markProjectCompleted,
   queryProjects,
   queryProjectsPageJson,
-  updateCommentOf,
+  reopenProject,
+  updateProjectAtVersion,
   type ProjectQuery,
   type ProjectsPageJson,
 } from './projects-repository';
-
-/** A write's transaction committed: what is left to do (`ProjectsService.afterCommit`). */
-interface Committed {
-  unpublished: Change[];
-  queuedNotifications: boolean;
-}
 
 const LIST_BODY_START = Buffer.from('{"projects":');
 
 /**
  * Project rules, for the HTTP routes and the live sources alike. The server owns ids, timestamps and
- * `createdBy` (docs/product-spec.md#flaw-4, docs/product-spec.md#flaw-12); changes are published only after
- * their transaction commits. Input arrives parsed (the routes parse it with the schemas of src/common).
+ * `createdBy` (docs/product-spec.md#flaw-4, docs/product-spec.md#flaw-12). Each write declares what it
+ * changed and whom it tells to the unit of work (db/unit-of-work.ts), which carries that out at its commit.
+ * Input arrives parsed (the routes parse it with the schemas of src/common).
  */
 export class ProjectsService {
   private readonly listCache: ReturnType<typeof createProjectListCache>;
@@ -78,8 +53,10 @@ export class ProjectsService {
     private readonly deps: {
       db: Kysely<Database>;
       dialect: DialectName;
+      /** Every write's one path: its transaction, changes, notifications and forgotten caches. */
+      writes: NotifyingUnitOfWork;
+      /** The caches hear every instance's changes here. */
       changes: ChangeBus;
-      notificationJobs: Pick<NotificationJobs, 'queued'>;
     },
   ) {
     this.listCache = createProjectListCache(deps.changes);
@@ -148,102 +125,43 @@ export class ProjectsService {
     return body;
   }
 
-  /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
-  async getCommentPage(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
-    const { db } = this.deps;
-    const project = await findProjectRow(db, projectId);
-    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
-    let beforeSeq: number | undefined;
-    if (page.before !== undefined) {
-      const seq = await findCommentSeq(db, projectId, page.before);
-      if (seq === null) throw invalidArgument({ before: messages.commentCursorInvalid });
-      beforeSeq = seq;
-    }
-    const { items, next } = pageFromExtraRow(
-      await listComments(db, projectId, { limit: page.limit + 1, beforeSeq }),
-      page.limit,
-      (last) => last.id,
-    );
-    return { comments: items, nextCursor: next };
-  }
-
-  /** A project's newest comments for a live query: none once the project is gone (completed). */
-  async newestComments(projectId: string, limit: number): Promise<Comment[]> {
-    const project = await findProjectRow(this.deps.db, projectId);
-    if (!project || project.completed_at !== null) return [];
-    return listComments(this.deps.db, projectId, { limit });
-  }
-
-  findComment(id: string): Promise<Comment | null> {
-    return findComment(this.deps.db, id);
-  }
-
   async create(viewer: Viewer, input: CreateProjectInput): Promise<Project> {
-    const id = newId();
     const createdAt = nowIso();
-    const assignees = await this.insertProject(
-      {
-        id,
-        name: input.name,
-        details: input.details,
-        due_date: input.dueDate,
-        category: input.category,
-        created_by: viewer.uid,
-        created_at: createdAt,
-        updated_at: createdAt,
-      },
-      input.assignedUserIds,
-      { collection: 'projects', id, after: filterableFields({ ...input, createdAt }) },
-      [{ kind: 'assigned', recipientIds: input.assignedUserIds, projectId: id, actorId: viewer.uid }],
+    const row = {
+      id: newId(),
+      name: input.name,
+      details: input.details,
+      due_date: input.dueDate,
+      category: input.category,
+      created_by: viewer.uid,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    const write = new Write<NotificationDraft>()
+      .changed({ collection: 'projects', id: row.id, after: filterableFields({ ...input, createdAt }) })
+      .notify({
+        kind: 'assigned',
+        recipientIds: input.assignedUserIds,
+        projectId: row.id,
+        actorId: viewer.uid,
+      })
+      .forgetAfterCommit(() => this.listCache.clear());
+    const assignees = await this.deps.writes.runDeclared(
+      write,
+      insertNewProject(this.deps.dialect, row, input.assignedUserIds),
     );
     if (!assignees) throw invalidArgument({ assignedUserIds: messages.unknownAssignee });
     // Presented from what was just written: no read-back on the hot path.
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
-    return {
-      id,
-      name: input.name,
-      details: input.details,
-      dueDate: input.dueDate,
-      category: input.category,
-      assignedUsersList,
-      assignedUserIds: assignedUsersList.map((user) => user.id),
-      createdBy: { id: viewer.uid, displayName: viewer.displayName, photoURL: viewer.photoURL },
-      createdAt,
-      version: 1,
-      updatedAt: createdAt,
-    };
-  }
-
-  /**
-   * Writes a new project, its assignees' notifications and its changes, or nothing when an assignee is not
-   * an active user (null). On PostgreSQL, when the assignees are told inline and the changes surely fit one
-   * NOTIFY, all of it is one statement: no transaction, 2 round trips per create instead of 6
-   * (docs/decisions/041-create-in-one-statement.md). Otherwise a transaction, published at its commit.
-   */
-  private async insertProject(
-    row: Insertable<ProjectsTable>,
-    assigneeIds: readonly string[],
-    change: Change,
-    drafts: NotificationDraft[],
-  ): Promise<UserRef[] | null> {
-    const { db, dialect, changes } = this.deps;
-    const inline = dialect === 'postgres' && assigneeIds.length > 0 ? inlineNotifications(drafts) : null;
-    const notify = inline && changes.notifyFromStatement([change], inline.changes);
-    if (inline && notify) {
-      const known = await insertProjectNotifying(db, row, assigneeIds, inline.rows, notify);
-      if (known) this.listCache.clear();
-      return known;
-    }
-    const created = await db.transaction().execute(async (trx) => {
-      const known = await insertProjectForActiveAssignees(trx, dialect, row, assigneeIds);
-      if (!known) return null;
-      return { known, committed: await this.atCommit(trx, [change], await notifyWithin(trx, drafts)) };
-    });
-    if (!created) return null;
-    this.listCache.clear();
-    await this.afterCommit(created.committed);
-    return created.known;
+    return presentProject(
+      { ...row, version: 1 },
+      {
+        assignedUsersList,
+        assignedUserIds: assignedUsersList.map((user) => user.id),
+        createdBy: { id: viewer.uid, displayName: viewer.displayName, photoURL: viewer.photoURL },
+      },
+    );
   }
 
   /**
@@ -252,14 +170,13 @@ export class ProjectsService {
    * people editing at once never silently lose one of the edits.
    */
   async update(viewer: Viewer, id: string, input: UpdateProjectInput): Promise<Project> {
-    const { db } = this.deps;
     const existing = await this.find(id);
     if (!existing) throw notFound(messages.projectNotFound);
     if (existing.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorEdits);
     }
     const updatedAt = nowIso();
-    const committed = await db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       const known = await listAssignableUserRefs(trx, input.assignedUserIds);
       // Someone deactivated after being assigned may stay on it; only new assignees must be active.
       const knownIds = new Set([...known.map((user) => user.id), ...existing.assignedUserIds]);
@@ -281,8 +198,9 @@ export class ProjectsService {
       );
       if (!written) throw new AppError('conflict', messages.projectChanged);
       const previousAssignees = new Set(existing.assignedUserIds);
+      this.projectChanged(write, id, filterableFields({ ...input, createdAt: existing.createdAt }));
       // Someone newly assigned hears 'assigned' (the first draft naming them wins), everyone else on it 'edited'.
-      const notified = await notifyWithin(trx, [
+      write.notify(
         {
           kind: 'assigned',
           recipientIds: input.assignedUserIds.filter((userId) => !previousAssignees.has(userId)),
@@ -295,22 +213,8 @@ export class ProjectsService {
           projectId: id,
           actorId: viewer.uid,
         },
-      ]);
-      return this.atCommit(
-        trx,
-        [
-          {
-            collection: 'projects',
-            id,
-            after: filterableFields({ ...input, createdAt: existing.createdAt }),
-          },
-        ],
-        notified,
       );
     });
-    this.listCache.clear();
-    this.projectCache.forget(id);
-    await this.afterCommit(committed);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -321,27 +225,16 @@ export class ProjectsService {
    * it, but it is kept, with its comments, in the completed list, from where it can be reopened.
    */
   async complete(viewer: Viewer, id: string): Promise<void> {
-    const { db } = this.deps;
-    const project = await findProjectRow(db, id);
+    const project = await findProjectRow(this.deps.db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
-    const committed = await db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
         throw notFound(messages.projectNotFound);
-      const notified = await this.notifyMembers(trx, viewer, id, 'project_completed');
       // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
-      return this.atCommit(
-        trx,
-        [
-          { collection: 'projects', id, after: null },
-          { collection: 'comments', id, after: { projectId: id } },
-        ],
-        notified,
-      );
+      this.projectChanged(write, id, null).changed({ collection: 'comments', id, after: { projectId: id } });
+      await this.notifyMembers(trx, write, viewer, id, 'project_completed');
     });
-    this.listCache.clear();
-    this.projectCache.forget(id);
-    await this.afterCommit(committed);
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
@@ -357,26 +250,19 @@ export class ProjectsService {
 
   /** Back on every dashboard, live: the creator or an admin. */
   async reopen(viewer: Viewer, id: string): Promise<Project> {
-    const { db } = this.deps;
     const completed = await this.completedOrThrow(id);
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorReopens);
     }
-    const committed = await db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       if (!(await reopenProject(trx, id, nowIso()))) throw notFound(messages.completedProjectNotFound);
-      const notified = await this.notifyMembers(trx, viewer, id, 'project_reopened');
-      return this.atCommit(
-        trx,
-        [
-          { collection: 'projects', id, after: filterableFields(completed) },
-          { collection: 'comments', id, after: { projectId: id } },
-        ],
-        notified,
-      );
+      this.projectChanged(write, id, filterableFields(completed)).changed({
+        collection: 'comments',
+        id,
+        after: { projectId: id },
+      });
+      await this.notifyMembers(trx, write, viewer, id, 'project_reopened');
     });
-    this.listCache.clear();
-    this.projectCache.forget(id);
-    await this.afterCommit(committed);
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
     return project;
@@ -402,145 +288,32 @@ export class ProjectsService {
     return completed;
   }
 
-  /** Tells the project's creator and assignees (not the actor), inside the action's transaction. */
+  /** Declares a project's change: published at the commit, its cached bodies forgotten right after it. */
+  private projectChanged(
+    write: Write<NotificationDraft>,
+    id: string,
+    after: FilterableFields | null,
+  ): Write<NotificationDraft> {
+    return write.changed({ collection: 'projects', id, after }).forgetAfterCommit(() => {
+      this.listCache.clear();
+      this.projectCache.forget(id);
+    });
+  }
+
+  /** Tells the project's creator and assignees (not the actor). */
   private async notifyMembers(
     trx: Kysely<Database>,
+    write: Write<NotificationDraft>,
     viewer: Viewer,
     projectId: string,
     kind: 'project_completed' | 'project_reopened',
-  ): Promise<Notified> {
-    const recipientIds = await activeProjectMembersOf(trx, projectId);
-    return notifyWithin(trx, [{ kind, recipientIds, projectId, actorId: viewer.uid }]);
-  }
-
-  /** Inside a write's transaction: its own changes and its notifications' go out at its commit. */
-  private async atCommit(trx: Kysely<Database>, own: Change[], notified: Notified): Promise<Committed> {
-    const unpublished = await this.deps.changes.publishAtCommit(trx, [...own, ...notified.changes]);
-    return { unpublished, queuedNotifications: notified.queued };
-  }
-
-  /** After that commit: the changes still to publish go out, and queued notifications are handed on. */
-  private async afterCommit(committed: Committed): Promise<void> {
-    await this.deps.changes.publish(committed.unpublished);
-    if (committed.queuedNotifications) this.deps.notificationJobs.queued();
-  }
-
-  /** Comments are rows: an append never rewrites the project, so concurrent commenters lose nothing. */
-  async addComment(viewer: Viewer, projectId: string, input: AddCommentInput): Promise<Comment> {
-    const comment = { id: newId(), createdAt: nowIso() };
-    const committed = await this.deps.db.transaction().execute(async (trx) => {
-      const added = await insertCommentIfProjectExists(trx, {
-        id: comment.id,
-        projectId,
-        authorId: viewer.uid,
-        content: input.content,
-        createdAt: comment.createdAt,
-      });
-      if (!added) throw notFound(messages.projectNotFound);
-      const mentioned = mentionedUserIds(input.content);
-      const active = await activeUserIdsOf(trx, mentioned);
-      // A mention wins over 'commented': drafts earlier in the list take a user first.
-      const notified = await notifyWithin(trx, [
-        {
-          kind: 'mentioned',
-          recipientIds: mentioned.filter((userId) => active.has(userId)),
-          projectId,
-          commentId: comment.id,
-          actorId: viewer.uid,
-        },
-        {
-          kind: 'commented',
-          recipientIds: await activeProjectMembersOf(trx, projectId),
-          projectId,
-          commentId: comment.id,
-          actorId: viewer.uid,
-        },
-      ]);
-      // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
-      return this.atCommit(trx, [{ collection: 'comments', id: comment.id, after: { projectId } }], notified);
-    });
-    await this.afterCommit(committed);
-    return {
-      id: comment.id,
-      projectId,
-      authorId: viewer.uid,
-      displayName: viewer.displayName,
-      photoURL: viewer.photoURL,
-      content: input.content,
-      createdAt: comment.createdAt,
-      editedAt: null,
-    };
-  }
-
-  /**
-   * An author rewrites their own comment. Viewers of the newest page get that one comment as `modified`
-   * (the change names it, and the hub re-reads only the pages that hold it or could).
-   */
-  async editComment(
-    viewer: Viewer,
-    projectId: string,
-    commentId: string,
-    input: EditCommentInput,
-  ): Promise<Comment> {
-    const { db } = this.deps;
-    await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorEditsComment);
-    const editedAt = nowIso();
-    const unpublished = await db.transaction().execute(async (trx) => {
-      const edited = await updateCommentOf(trx, {
-        projectId,
-        commentId,
-        authorId: viewer.uid,
-        content: input.content,
-        editedAt,
-      });
-      if (!edited) throw notFound(messages.commentNotFound);
-      return this.deps.changes.publishAtCommit(trx, [
-        { collection: 'comments', id: commentId, after: { projectId } },
-      ]);
-    });
-    await this.deps.changes.publish(unpublished);
-    const comment = await findComment(db, commentId);
-    // Read back for the author's current name and picture; a delete racing in between still answers.
-    return (
-      comment ?? {
-        id: commentId,
-        projectId,
-        authorId: viewer.uid,
-        displayName: viewer.displayName,
-        photoURL: viewer.photoURL,
-        content: input.content,
-        createdAt: editedAt,
-        editedAt,
-      }
-    );
-  }
-
-  /** An author deletes their own comment; pages that showed it get one `removed` change. */
-  async deleteComment(viewer: Viewer, projectId: string, commentId: string): Promise<void> {
-    await this.requireOwnComment(viewer, projectId, commentId, messages.onlyAuthorDeletesComment);
-    const unpublished = await this.deps.db.transaction().execute(async (trx) => {
-      const deleted = await deleteCommentOf(trx, { projectId, commentId, authorId: viewer.uid });
-      if (!deleted) throw notFound(messages.commentNotFound);
-      // `after: null`: only the queries whose last result held the comment are re-read.
-      return this.deps.changes.publishAtCommit(trx, [{ collection: 'comments', id: commentId, after: null }]);
-    });
-    await this.deps.changes.publish(unpublished);
-  }
-
-  /** 404 for a project or comment that is not there, 403 for someone else's comment. */
-  private async requireOwnComment(
-    viewer: Viewer,
-    projectId: string,
-    commentId: string,
-    forbiddenMessage: string,
   ): Promise<void> {
-    const { db } = this.deps;
-    // A completed project's comments are kept as they were: to its comments, it is gone (as for adding).
-    const project = await findProjectRow(db, projectId);
-    if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
-    const authorId = await findCommentAuthor(db, projectId, commentId);
-    if (authorId === null) throw notFound(messages.commentNotFound);
-    if (authorId !== viewer.uid) throw forbidden(forbiddenMessage);
+    write.notify({
+      kind,
+      recipientIds: await activeProjectMembersOf(trx, projectId),
+      projectId,
+      actorId: viewer.uid,
+    });
   }
 }
 

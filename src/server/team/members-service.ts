@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { messages, type Member, type MemberPage, type Role } from '../../common';
-import { NO_USERS_CHANGED, type AuthService } from '../auth/auth-service';
+import type { AuthService } from '../auth/auth-service';
 import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
+import type { UnitOfWork } from '../db/unit-of-work';
 import { AppError, invalidArgument, notFound } from '../core/app-error';
 import { dropQueuedEmails } from '../notifications/email-repository';
 import { nowIso } from '../core/time';
@@ -42,7 +43,7 @@ function decodeCursor(cursor: string): { displayName: string; id: string } {
  * at the same moment the second finds it is no longer an admin: one admin always remains.
  */
 export class MembersService {
-  constructor(private readonly deps: { db: Kysely<Database>; auth: AuthService }) {}
+  constructor(private readonly deps: { db: Kysely<Database>; auth: AuthService; writes: UnitOfWork }) {}
 
   async list(
     viewer: Viewer,
@@ -61,18 +62,17 @@ export class MembersService {
 
   async setRole(viewer: Viewer, memberId: string, role: Role): Promise<Member> {
     requireAdmin(viewer);
-    const changed = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.role === role) return NO_USERS_CHANGED;
+      if (target.role === role) return;
       if (role === 'member' && target.status === 'active' && (await countActiveAdmins(trx)) <= 1) {
         throw lastAdmin();
       }
       const now = nowIso();
       await setUserRole(trx, memberId, role, now);
       if (role === 'member') await endLinksMadeBy(trx, memberId, now);
-      return this.deps.auth.userChangedAtCommit(trx, memberId);
+      this.deps.auth.userChanged(write, memberId);
     });
-    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 
@@ -83,22 +83,16 @@ export class MembersService {
   async deactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
     if (memberId === viewer.uid) throw new AppError('forbidden', messages.cannotDeactivateSelf);
-    const { endedSessions, changed } = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'active') {
-        return { endedSessions: { sessionHashes: [], unpublished: [] }, changed: NO_USERS_CHANGED };
-      }
+      if (target.status !== 'active') return;
       if (target.role === 'admin' && (await countActiveAdmins(trx)) <= 1) throw lastAdmin();
       const now = nowIso();
       await setUserStatus(trx, memberId, 'deactivated', now);
       await endMembership(trx, memberId, now);
-      return {
-        endedSessions: await this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, memberId)),
-        changed: await this.deps.auth.userChangedAtCommit(trx, memberId),
-      };
+      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, memberId));
+      this.deps.auth.userChanged(write, memberId);
     });
-    await this.deps.auth.sessionsEnded(endedSessions);
-    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 
@@ -108,15 +102,14 @@ export class MembersService {
    */
   async reactivate(viewer: Viewer, memberId: string): Promise<Member> {
     requireAdmin(viewer);
-    const changed = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       const target = await this.lockedTarget(trx, viewer, memberId);
-      if (target.status !== 'deactivated') return NO_USERS_CHANGED;
+      if (target.status !== 'deactivated') return;
       const now = nowIso();
       await setUserStatus(trx, memberId, 'active', now);
       await dropQueuedEmails(trx, memberId, now);
-      return this.deps.auth.userChangedAtCommit(trx, memberId);
+      this.deps.auth.userChanged(write, memberId);
     });
-    await this.deps.auth.usersChanged(changed);
     return this.member(memberId);
   }
 

@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/passwords';
 import { deleteUserSessions } from '../auth/sessions-repository';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
+import type { UnitOfWork } from '../db/unit-of-work';
 import type { RateLimitCounters } from '../rate-limits/rate-limits-repository';
 import { AppError, notFound, tooManyRequests } from '../core/app-error';
 import { newSecretToken } from '../core/ids';
@@ -42,6 +43,7 @@ export class PasswordResetService {
     private readonly deps: {
       db: Kysely<Database>;
       auth: AuthService;
+      writes: UnitOfWork;
       mailer: Mailer | undefined;
       counters: RateLimitCounters;
       publicUrl: string | undefined;
@@ -127,15 +129,14 @@ export class PasswordResetService {
     const row = await findPasswordReset(this.deps.db, tokenHash);
     if (!row) throw notFound(messages.resetLinkInvalid);
     const passwordHash = await hashPassword(password);
-    const ended = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.writes.run(async (trx, write) => {
       const now = nowIso();
       if (!(await consumePasswordReset(trx, tokenHash, now))) {
         throw new AppError('gone', row.used_at ? messages.resetLinkUsed : messages.resetLinkExpired);
       }
       await updatePasswordHash(trx, row.user_id, passwordHash, now);
-      return this.deps.auth.endedAtCommit(trx, await deleteUserSessions(trx, row.user_id));
+      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, row.user_id));
     });
-    await this.deps.auth.sessionsEnded(ended);
   }
 
   /**

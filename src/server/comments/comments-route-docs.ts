@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { AddCommentSchema, CommentPageSchema, CommentSchema, EditCommentSchema } from '../../common';
+import { describeRoutes } from '../http/api-docs';
+import { IdParamsSchema } from '../projects/projects-routes';
+import { CommentPageQuerySchema, CommentParamsSchema } from './comments-routes';
+
+/** Under the projects' tag: a comment is addressed through its project. */
+const tag = 'Projects';
+
+export const commentsRouteDocs = describeRoutes([
+  {
+    method: 'GET',
+    path: '/api/projects/{id}/comments',
+    tag,
+    summary: "A page of the project's comments, newest first",
+    description:
+      "Pass the answer's `nextCursor` as `before` for the next older page; `nextCursor` is null on the " +
+      'oldest page. The newest page is also a live query (`comments`, docs/api.md).',
+    caller: 'member',
+    params: IdParamsSchema,
+    query: CommentPageQuerySchema,
+    response: { status: 200, description: 'The page', schema: CommentPageSchema },
+    errors: ['not-found'],
+  },
+  {
+    method: 'POST',
+    path: '/api/projects/{id}/comments',
+    tag,
+    summary: 'Add a comment (any signed-in user)',
+    caller: 'member',
+    params: IdParamsSchema,
+    body: { contentType: 'application/json', schema: AddCommentSchema },
+    response: {
+      status: 201,
+      description: 'The stored comment',
+      schema: z.object({ comment: CommentSchema }),
+    },
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
+  },
+  {
+    method: 'PATCH',
+    path: '/api/projects/{id}/comments/{commentId}',
+    tag,
+    summary: 'Edit your own comment',
+    description:
+      'Same rules and messages as adding one. The comment gets `editedAt` (server clock); viewers of the ' +
+      'live `comments` query receive it as one `modified` change. 403 for a comment of someone else.',
+    caller: 'member',
+    params: CommentParamsSchema,
+    body: { contentType: 'application/json', schema: EditCommentSchema },
+    response: {
+      status: 200,
+      description: 'The edited comment',
+      schema: z.object({ comment: CommentSchema }),
+    },
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/projects/{id}/comments/{commentId}',
+    tag,
+    summary: 'Delete your own comment',
+    description:
+      'Viewers of the live `comments` query receive one `removed` change (and, on a full page, the older ' +
+      'comment that moves into it). 403 for a comment of someone else.',
+    caller: 'member',
+    params: CommentParamsSchema,
+    response: { status: 204, description: 'Deleted' },
+    errors: ['forbidden', 'not-found', 'too-many-requests'],
+  },
+]);
