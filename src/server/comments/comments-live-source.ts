@@ -1,5 +1,5 @@
 import { COMMENTS_PAGE_MAX, COMMENTS_PAGE_SIZE, messages, type LiveQuery } from '../../common';
-import { anySignedInViewer, type LiveSource } from '../live/live-sources';
+import type { LiveSource } from '../live/live-sources';
 import { refuseCursors } from '../live/matches-where';
 import { invalidArgument } from '../core/app-error';
 import type { CommentsService } from './comments-service';
@@ -44,13 +44,12 @@ function commentsQueryOf(query: LiveQuery): { projectId: string; limit: number; 
  * comment (and the one that leaves the page), so that is all a subscriber receives.
  */
 export const commentsLiveSource = (comments: CommentsService): LiveSource => ({
-  // Every signed-in member may read every project's discussion.
-  authorize: anySignedInViewer,
+  authorize: (_target, viewer) => comments.authorizeRead(viewer),
   resultsBelongTo: 'everyone',
-  query: (query) => {
+  query: (query, viewer) => {
     const { projectId, limit, before } = commentsQueryOf(query);
     if (before === undefined) return comments.newestComments(projectId, limit);
-    return comments.getCommentPage(projectId, { limit, before }).then((page) => page.comments);
+    return comments.getCommentPage(viewer, projectId, { limit, before }).then((page) => page.comments);
   },
   find: (id) => comments.findComment(id),
 });

@@ -39,10 +39,10 @@ export function registerCommentsRoutes(
   const commentLimit = { rateLimit: perUserRateLimit(viewers, deps.writesPerMinute) };
 
   app.get('/api/projects/:id/comments', async (request): Promise<CommentPage> => {
-    await viewers.requireViewer(request);
+    const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const query = parseInput(CommentPageQuerySchema, request.query);
-    return comments.getCommentPage(id, { limit: query.limit, before: query.before });
+    return comments.getCommentPage(viewer, id, { limit: query.limit, before: query.before });
   });
 
   app.post(

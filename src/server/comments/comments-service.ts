@@ -34,8 +34,20 @@ import {
 export class CommentsService {
   constructor(private readonly deps: { db: Kysely<Database>; writes: NotifyingUnitOfWork }) {}
 
+  /**
+   * The one read rule of comments (docs/decisions/049-server-folder-layers-and-one-read-rule.md): the
+   * comments live source calls it for every subscriber, and `getCommentPage` for every HTTP read. Every
+   * signed-in member reads every project's discussion; nothing more to check yet, as for projects.
+   */
+  authorizeRead(_viewer: Viewer): void {}
+
   /** A page of a project's comments, newest first; `before` is the previous page's `nextCursor`. */
-  async getCommentPage(projectId: string, page: { limit: number; before?: string }): Promise<CommentPage> {
+  async getCommentPage(
+    viewer: Viewer,
+    projectId: string,
+    page: { limit: number; before?: string },
+  ): Promise<CommentPage> {
+    this.authorizeRead(viewer);
     const { db } = this.deps;
     const project = await findProjectRow(db, projectId);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);

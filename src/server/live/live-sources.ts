@@ -34,9 +34,6 @@ export interface LiveSource {
 
 export type LiveSources = Partial<Record<LiveCollection, LiveSource>>;
 
-/** Any signed-in viewer may follow any target of the source (the hub only admits signed-in sockets). */
-export const anySignedInViewer = (): void => undefined;
-
 /**
  * The identity of the group a viewer's subscription joins: the target, and the viewer's id wherever the
  * result is the viewer's own. Equal keys share one evaluation per change and one result.

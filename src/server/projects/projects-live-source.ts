@@ -1,5 +1,5 @@
 import { messages, type LiveQuery, type LiveWhere } from '../../common';
-import { anySignedInViewer, type LiveSource } from '../live/live-sources';
+import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
@@ -52,8 +52,7 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
 
 /** Live reads of projects, lists and single documents, through the service `GET /api/projects` uses. */
 export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
-  // Every signed-in member may read every project (docs/product-spec.md#6-permissions).
-  authorize: anySignedInViewer,
+  authorize: (_target, viewer) => projects.authorizeRead(viewer),
   resultsBelongTo: 'everyone',
   query: (query) => projects.list(projectQueryOf(query)),
   find: (id) => projects.find(id),

@@ -46,9 +46,9 @@ export function registerProjectsRoutes(
   const createLimit = { rateLimit: perUserRateLimit(viewers, deps.createsPerMinute) };
 
   app.get('/api/projects', async (request, reply) => {
-    await viewers.requireViewer(request);
+    const viewer = await viewers.requireViewer(request);
     const query = parseInput(ListQuerySchema, request.query);
-    const body = await projects.listJson({
+    const body = await projects.listJson(viewer, {
       category: query.category,
       assignedTo: query.assignedTo,
       orderBy:
@@ -68,15 +68,15 @@ export function registerProjectsRoutes(
   });
 
   app.get('/api/completed-projects', async (request): Promise<CompletedProjectPage> => {
-    await viewers.requireViewer(request);
+    const viewer = await viewers.requireViewer(request);
     const query = parseInput(CompletedQuerySchema, request.query);
-    return projects.listCompleted(query);
+    return projects.listCompleted(viewer, query);
   });
 
   app.get('/api/completed-projects/:id', async (request): Promise<{ project: CompletedProject }> => {
-    await viewers.requireViewer(request);
+    const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return { project: await projects.getCompleted(id) };
+    return { project: await projects.getCompleted(viewer, id) };
   });
 
   app.post('/api/completed-projects/:id/reopen', async (request): Promise<{ project: Project }> => {
@@ -104,9 +104,9 @@ export function registerProjectsRoutes(
   );
 
   app.get('/api/projects/:id', async (request, reply) => {
-    await viewers.requireViewer(request);
+    const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return reply.type('application/json; charset=utf-8').send(await projects.getJson(id));
+    return reply.type('application/json; charset=utf-8').send(await projects.getJson(viewer, id));
   });
 
   app.delete('/api/projects/:id', async (request, reply) => {

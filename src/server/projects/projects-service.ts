@@ -63,6 +63,15 @@ export class ProjectsService {
     this.projectCache = createProjectCache(deps.changes);
   }
 
+  /**
+   * The one read rule of projects (docs/decisions/049-server-folder-layers-and-one-read-rule.md): the
+   * projects live source calls it for every subscriber, and every HTTP read below calls it first. Every
+   * signed-in member reads every project, completed ones too (docs/product-spec.md#6-permissions); the
+   * viewer resolver and the live upgrade admit no one else, so there is nothing more to check yet. A
+   * project-level permission is written here, for both paths at once.
+   */
+  authorizeRead(_viewer: Viewer): void {}
+
   list(query: ProjectQuery): Promise<Project[]> {
     return queryProjects(this.deps.db, query);
   }
@@ -72,8 +81,10 @@ export class ProjectsService {
    * changes. `after` is the previous page's `nextCursor`.
    */
   listJson(
+    viewer: Viewer,
     query: Omit<ProjectQuery, 'startAfter' | 'limit'> & { limit: number; after?: string },
   ): Promise<Buffer> {
+    this.authorizeRead(viewer);
     const { after, limit, ...rest } = query;
     const startAfter = after === undefined ? undefined : decodeProjectCursor(after);
     return this.listCache.get(JSON.stringify(query), async () => {
@@ -116,7 +127,8 @@ export class ProjectsService {
   }
 
   /** The `{ project }` response body for one project, served from cache until it changes. */
-  async getJson(id: string): Promise<Buffer> {
+  async getJson(viewer: Viewer, id: string): Promise<Buffer> {
+    this.authorizeRead(viewer);
     const body = await this.projectCache.get(id, async () => {
       const project = await this.find(id);
       return project ? Buffer.from(JSON.stringify({ project })) : null;
@@ -238,7 +250,11 @@ export class ProjectsService {
   }
 
   /** Completed projects, the latest completion first; `after` is the previous page's `nextCursor`. */
-  async listCompleted(page: { limit: number; after?: string | undefined }): Promise<CompletedProjectPage> {
+  async listCompleted(
+    viewer: Viewer,
+    page: { limit: number; after?: string | undefined },
+  ): Promise<CompletedProjectPage> {
+    this.authorizeRead(viewer);
     const after = page.after === undefined ? undefined : decodeProjectCursor(page.after);
     const { items, next } = pageFromExtraRow(
       await listCompletedProjects(this.deps.db, { after, limit: page.limit + 1 }),
@@ -278,7 +294,8 @@ export class ProjectsService {
   }
 
   /** A completed project, for the links that still point at it (search results, notifications). */
-  getCompleted(id: string): Promise<CompletedProject> {
+  getCompleted(viewer: Viewer, id: string): Promise<CompletedProject> {
+    this.authorizeRead(viewer);
     return this.completedOrThrow(id);
   }
 
