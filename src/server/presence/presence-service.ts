@@ -13,7 +13,8 @@ import {
   touchLivePresence,
   upsertLivePresence,
 } from './presence-repository';
-import type { ChangeBus } from '../db/change-bus';
+import type { Change, ChangeBus } from '../db/change-bus';
+import { UnitOfWork } from '../db/unit-of-work';
 import { FreshRows } from '../live/fresh-rows';
 
 /**
@@ -26,6 +27,7 @@ import { FreshRows } from '../live/fresh-rows';
 export class PresenceService {
   private readonly localSessions = new Map<string, { userId: string; sockets: number }>();
   private readonly rows: FreshRows;
+  private readonly writes: UnitOfWork;
 
   constructor(
     private readonly deps: {
@@ -37,6 +39,7 @@ export class PresenceService {
     },
   ) {
     this.rows = new FreshRows(deps.graceMs);
+    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
   }
 
   start(): void {
@@ -79,8 +82,9 @@ export class PresenceService {
 
   /** Marks the user online (login, first socket); publishes only when that changes anything. */
   async markOnline(userId: string, now = nowIso()): Promise<void> {
-    if (await markUserOnline(this.deps.db, userId, now))
-      await this.deps.changes.publish([{ collection: 'users', id: userId, scope: 'presence' }]);
+    await this.writes.runWithoutTransaction(async (db, write) => {
+      if (await markUserOnline(db, userId, now)) write.changed(presenceChange(userId));
+    });
   }
 
   /**
@@ -88,25 +92,27 @@ export class PresenceService {
    * is still connected somewhere (another browser).
    */
   async sessionEnded(viewer: Viewer): Promise<void> {
-    const { db } = this.deps;
     this.localSessions.delete(viewer.sessionHash);
-    await deleteLivePresenceOfSession(db, viewer.sessionHash);
-    if (await hasFreshLivePresence(db, viewer.uid, this.rows.freshSince())) return;
-    if (await markUserOffline(db, viewer.uid, nowIso()))
-      await this.deps.changes.publish([{ collection: 'users', id: viewer.uid, scope: 'presence' }]);
+    await this.writes.runWithoutTransaction(async (db, write) => {
+      await deleteLivePresenceOfSession(db, viewer.sessionHash);
+      if (await hasFreshLivePresence(db, viewer.uid, this.rows.freshSince())) return;
+      if (await markUserOffline(db, viewer.uid, nowIso())) write.changed(presenceChange(viewer.uid));
+    });
   }
 
   /** Refresh this instance's rows, then mark offline every online user without a fresh row. */
   async tick(): Promise<void> {
-    const { db, instanceId } = this.deps;
+    const { instanceId } = this.deps;
     const now = Date.now();
-    await touchLivePresence(db, instanceId, [...this.localSessions.keys()], new Date(now).toISOString());
-    const gone = await markStaleUsersOffline(db, this.rows.freshSince(now), new Date(now).toISOString());
-    // Rows stale for a whole grace period belong to closed tabs or dead instances.
-    await deleteLivePresenceSeenBefore(db, new Date(now - this.deps.graceMs * 2).toISOString());
-    if (gone.length > 0)
-      await this.deps.changes.publish(
-        gone.map((id) => ({ collection: 'users' as const, id, scope: 'presence' as const })),
-      );
+    await this.writes.runWithoutTransaction(async (db, write) => {
+      await touchLivePresence(db, instanceId, [...this.localSessions.keys()], new Date(now).toISOString());
+      const gone = await markStaleUsersOffline(db, this.rows.freshSince(now), new Date(now).toISOString());
+      // Rows stale for a whole grace period belong to closed tabs or dead instances.
+      await deleteLivePresenceSeenBefore(db, new Date(now - this.deps.graceMs * 2).toISOString());
+      write.changed(...gone.map(presenceChange));
+    });
   }
 }
+
+/** Only a user's `online` flag changed, which no project list shows. */
+const presenceChange = (userId: string): Change => ({ collection: 'users', id: userId, scope: 'presence' });

@@ -3,6 +3,7 @@ import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '.
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import type { Change, ChangeBus } from '../db/change-bus';
+import { UnitOfWork } from '../db/unit-of-work';
 import { FreshRows } from '../live/fresh-rows';
 import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
@@ -43,6 +44,7 @@ export class ProjectViewersService {
   private readonly local = new Map<string, { projectId: string; userId: string }>();
   private queue: Promise<void> = Promise.resolve();
   private readonly rows: FreshRows;
+  private readonly writes: UnitOfWork;
 
   constructor(
     private readonly deps: {
@@ -54,6 +56,7 @@ export class ProjectViewersService {
     },
   ) {
     this.rows = new FreshRows(deps.graceMs);
+    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
   }
 
   start(): void {
@@ -77,8 +80,10 @@ export class ProjectViewersService {
       // Ended before this ran: nothing to write.
       if (this.local.get(key) !== viewing) return;
       const row = { instanceId: this.deps.instanceId, viewingId: key, ...viewing };
-      await insertViewing(this.deps.db, row, nowIso());
-      await this.deps.changes.publish([changeOf(projectId, viewer.uid)]);
+      await this.writes.runWithoutTransaction(async (db, write) => {
+        await insertViewing(db, row, nowIso());
+        write.changed(changeOf(projectId, viewer.uid));
+      });
     });
   }
 
@@ -87,19 +92,22 @@ export class ProjectViewersService {
     if (!viewing) return;
     this.local.delete(key);
     this.run(async () => {
-      await deleteViewing(this.deps.db, this.deps.instanceId, key);
-      await this.deps.changes.publish([changeOf(viewing.projectId, viewing.userId)]);
+      await this.writes.runWithoutTransaction(async (db, write) => {
+        await deleteViewing(db, this.deps.instanceId, key);
+        write.changed(changeOf(viewing.projectId, viewing.userId));
+      });
     });
   }
 
   /** Refresh this instance's rows, then drop every stale row, whoever wrote it, and tell its watchers. */
   async tick(): Promise<void> {
-    const { db, instanceId } = this.deps;
+    const { instanceId } = this.deps;
     const now = Date.now();
-    await touchViewings(db, instanceId, [...this.local.keys()], new Date(now).toISOString());
-    const gone = await deleteViewingsSeenBefore(db, this.rows.freshSince(now));
-    if (gone.length > 0)
-      await this.deps.changes.publish(gone.map(({ projectId, userId }) => changeOf(projectId, userId)));
+    await this.writes.runWithoutTransaction(async (db, write) => {
+      await touchViewings(db, instanceId, [...this.local.keys()], new Date(now).toISOString());
+      const gone = await deleteViewingsSeenBefore(db, this.rows.freshSince(now));
+      write.changed(...gone.map(({ projectId, userId }) => changeOf(projectId, userId)));
+    });
   }
 
   /**
