@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { messages, type Invitation, type InvitationStatus } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { absoluteTime, formatDate } from '../../lib/time-format';
@@ -41,11 +42,7 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
   return (
     <section className="admin-card" aria-labelledby="invitations-heading">
       <h2 id="invitations-heading">Invitations</h2>
-      {loadError && (
-        <p className="error" role="alert">
-          {loadError}
-        </p>
-      )}
+      <ErrorAlert message={loadError} />
       {!invitations && !loadError && <p className="loading">{messages.loading}</p>}
       <p className="admin-hint">
         An invitation works only while the admin who made it is an admin: it is revoked when they are made a

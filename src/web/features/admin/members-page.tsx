@@ -10,6 +10,7 @@ import { formatDate } from '../../lib/time-format';
 import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
 import './admin.css';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
 
@@ -99,11 +100,7 @@ export function MembersPage() {
           onChange={(event) => setTyped(event.target.value)}
         />
       </div>
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorAlert message={list.error} />
       <div className="error-region" role="alert">
         {actionError && <p className="error">{actionError}</p>}
       </div>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SignupPolicySchema, messages, type SignupPolicy, type SignupPolicyMode } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
@@ -52,11 +53,7 @@ export function SignupPolicyForm() {
   return (
     <section className="admin-card" aria-labelledby="policy-heading">
       <h2 id="policy-heading">Who can sign up</h2>
-      {loadError && (
-        <p className="error" role="alert">
-          {loadError}
-        </p>
-      )}
+      <ErrorAlert message={loadError} />
       {!loaded && !loadError && <p className="loading">{messages.loading}</p>}
       {loaded && (
         <form

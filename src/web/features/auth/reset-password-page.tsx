@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CLIENT_ROUTES, PasswordResetSchema, messages, type PasswordResetInput } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -56,9 +57,7 @@ export function ResetPasswordPage() {
       {link.status === 'checking' && <p className="loading">{messages.loading}</p>}
       {link.status === 'invalid' && (
         <>
-          <p className="error" role="alert">
-            {link.message}
-          </p>
+          <ErrorAlert message={link.message} />
           <p className="auth-links">
             <Link to={CLIENT_ROUTES.forgotPassword}>Ask for a new link</Link>
           </p>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { SignupFieldsSchema, messages } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
@@ -81,11 +82,7 @@ export function SignupPage() {
           You have been invited to join.
         </p>
       )}
-      {invitation.status === 'invalid' && (
-        <p className="error" role="alert">
-          {invitation.message}
-        </p>
-      )}
+      {invitation.status === 'invalid' && <ErrorAlert message={invitation.message} />}
       {setupToken && (
         <p className="auth-note" role="status">
           Create the first admin account of this team.

@@ -8,6 +8,7 @@ import {
   projectPath,
   type Notification,
 } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { useLiveQuery } from '../../hooks/use-live-query';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -93,16 +94,8 @@ export function NotificationsPanel({
           </button>
         )}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      {newest.error && (
-        <p className="error" role="alert">
-          {errorMessage(newest.error)}
-        </p>
-      )}
+      <ErrorAlert message={error} />
+      <ErrorAlert message={newest.error ? errorMessage(newest.error) : null} />
       {newest.isPending && <p role="status">Loading notifications...</p>}
       {newest.docs && shown.length === 0 && <p>No notifications yet.</p>}
       {shown.length > 0 && (

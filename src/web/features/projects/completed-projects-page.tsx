@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
 import { useAuthContext } from '../../hooks/use-auth-context';
@@ -68,11 +69,7 @@ export function CompletedProjectsPage() {
   return (
     <div className="completed-page">
       <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorAlert message={list.error} />
       <div className="error-region" role="alert">
         {actionError && <p className="error">{actionError}</p>}
       </div>

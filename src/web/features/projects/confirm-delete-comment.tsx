@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { messages, type Comment } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
@@ -52,11 +53,7 @@ export function ConfirmDeleteComment({
       <button className="btn comment-action-button" type="button" onClick={onCancel}>
         {messages.cancelEdit}
       </button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import {
   type Project,
 } from '../../../common';
 import { DojoError } from '../../../sdk';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -167,9 +168,7 @@ function EditProjectMessage({ text }: { text: string }) {
   return (
     <div className="create-project">
       <PageTitle>Edit project</PageTitle>
-      <p className="error" role="alert">
-        {text}
-      </p>
+      <ErrorAlert message={text} />
     </div>
   );
 }
@@ -203,9 +202,7 @@ export function EditProjectPage() {
       return (
         <div className="create-project">
           <PageTitle>{`Edit ${project.name}`}</PageTitle>
-          <p className="error" role="alert">
-            {messages.onlyCreatorEdits}
-          </p>
+          <ErrorAlert message={messages.onlyCreatorEdits} />
           <p>
             <Link to={projectPath(project.id)}>Back to the project</Link>
           </p>

@@ -1,4 +1,5 @@
 import { messages } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 
 /**
  * 'Show older comments' above the list. It stays focusable while loading (aria-disabled, not disabled),
@@ -26,11 +27,7 @@ export function OlderComments({
       >
         {loading ? messages.loadingOlderComments : messages.showOlderComments}
       </button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CLIENT_ROUTES, announcements, editProjectPath, messages, type Project } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
@@ -101,9 +102,7 @@ export function ProjectPage() {
     return (
       <div className="project-details">
         <PageTitle>Project</PageTitle>
-        <p className="error" role="alert">
-          {messages.noSuchDocument}
-        </p>
+        <ErrorAlert message={messages.noSuchDocument} />
       </div>
     );
   }
@@ -112,9 +111,7 @@ export function ProjectPage() {
     return (
       <div className="project-details">
         <PageTitle>Project</PageTitle>
-        <p className="error" role="alert">
-          {messages.documentFailed}
-        </p>
+        <ErrorAlert message={messages.documentFailed} />
       </div>
     );
   }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
 import { DueStatus } from '../../components/due-status';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 
 export interface ProjectSummaryProps {
@@ -57,11 +58,7 @@ export function ProjectSummary({
           )}
         </div>
       )}
-      {completeError && (
-        <p className="error" role="alert">
-          {completeError}
-        </p>
-      )}
+      <ErrorAlert message={completeError} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import {
   type NotificationEmailMode,
   type NotificationPreference,
 } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -50,11 +51,7 @@ export function NotificationPreferencesSection() {
     <section className="settings-section" aria-labelledby="notification-preferences-heading">
       <h2 id="notification-preferences-heading">Notifications</h2>
       {!loaded && !error && <p role="status">Loading notification settings...</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       {loaded && (
         <table className="notification-preferences">
           <caption className="visually-hidden">What you are told about, and how</caption>

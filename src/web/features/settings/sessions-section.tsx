@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { messages, type AccountSession } from '../../../common';
+import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
@@ -38,11 +39,7 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
   return (
     <section className="settings-section" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Where you are signed in</h2>
-      {loadError && (
-        <p className="error" role="alert">
-          {loadError}
-        </p>
-      )}
+      <ErrorAlert message={loadError} />
       {!sessions && !loadError && <p className="loading">{messages.loading}</p>}
       {sessions && (
         <ul className="session-list">
@@ -91,11 +88,7 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
           {pending === 'others' ? 'Signing out...' : 'Sign out everywhere else'}
         </button>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert message={error} />
       <div className="form-status" role="status">
         {status && <p>{status}</p>}
       </div>
