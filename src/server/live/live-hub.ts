@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import {
@@ -8,7 +7,6 @@ import {
   messages,
   type LiveCollection,
   type LiveDoc,
-  type LiveQuery,
   type LiveServerMessage,
   type LiveTarget,
 } from '../../common';
@@ -19,28 +17,23 @@ import type { Metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
 import type { Change, ChangeBus } from '../db/change-bus';
 import { liveGroupKey, type LiveSource, type LiveSources } from './live-sources';
-import { matchesWhere, mayBeInRange, rangeField } from './matches-where';
-import { changesMessage, diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
+import { diffOf, resultStateOf, snapshotMessage, type ResultState } from './result-state';
 import { Deadlines } from './deadlines';
 import { GroupIndex } from './group-index';
 import { SharedViewers } from './shared-viewers';
 import { SocketCounts } from './socket-counts';
-import { textFrame } from './text-frame';
+import { SlicedQueue } from './sliced-queue';
+import { ChangeBatch } from './change-batch';
+import { groupsReachedBy, type RoutedGroup } from './change-routing';
+import { evaluateBatched } from './batched-evaluation';
+import { SharedDiffFrames, sendSharedFrame, TEXT_MESSAGE } from './shared-frames';
 
 /** A socket whose unsent backlog grows past this is closed; the client reconnects to a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** How long a closing socket may take to answer the close handshake during shutdown. */
 const CLOSE_HANDSHAKE_MS = 1000;
-/**
- * The serial queue runs at most this long before it lets the event loop serve other work (HTTP requests,
- * socket reads). On SQLite every query is synchronous, so without this one burst of changes over many
- * query groups would hold every other request until all of them were re-evaluated.
- */
-const QUEUE_SLICE_MS = 5;
 /** Sockets written between two looks at the clock while one group's change goes out. */
 const YIELD_CHECK_EVERY = 64;
-/** `ws` sends a Buffer as a binary message unless told otherwise; the protocol's messages are text. */
-const TEXT_FRAME = { binary: false } as const;
 
 export interface LiveLimits {
   maxSubscriptionsPerSocket: number;
@@ -73,16 +66,10 @@ interface Subscription {
   state: ResultState;
 }
 
-interface Group {
+/** Subscribers whose queries are equal for their viewers (`liveGroupKey`): evaluated once per change. */
+interface Group extends RoutedGroup {
   key: string;
-  target: LiveTarget;
-  /** The viewer it is evaluated for: any of its subscribers' (their results are equal, `liveGroupKey`). */
-  viewer: Viewer;
-  /** Names whose reads a changed doc's read-back may share: the owner where results are one viewer's own. */
-  readScope: string;
   subscriptions: Set<Subscription>;
-  /** The group's last evaluated result: a change to one of its docs always needs a re-evaluation. */
-  state: ResultState;
 }
 
 /** A protocol error on one socket (bad frame, oversized message) ends that socket only. */
@@ -101,8 +88,11 @@ export interface LiveHubEvents {
 
 /**
  * Live subscriptions for this instance. All work — first snapshots and re-evaluation after changes —
- * runs through one serial queue, so every subscriber sees changes in commit order and never a change
- * older than its snapshot. Identical queries are evaluated once per change and diffed per subscriber.
+ * runs through one serial queue (`SlicedQueue`), so every subscriber sees changes in commit order and never
+ * a change older than its snapshot. Identical queries are evaluated once per change and diffed per
+ * subscriber. Its parts: the changes gathered into bursts (change-batch.ts), the groups a burst reaches
+ * (change-routing.ts), the groups one read answers together (batched-evaluation.ts), and the diff frames
+ * many sockets share (shared-frames.ts).
  */
 export class LiveHub {
   private readonly connections = new Set<Connection>();
@@ -111,17 +101,8 @@ export class LiveHub {
   private readonly groupIndex = new GroupIndex<Group>();
   private readonly socketsPerSession = new SocketCounts();
   private readonly socketsPerUser = new SocketCounts();
-  /** Tasks enqueued and not yet finished; a slice starts when the queue turns busy. */
-  private queuedTasks = 0;
-  private sliceStartedAt = 0;
-  private pendingChanges: Change[] = [];
-  private resyncPending = false;
-  /** When the oldest change not yet flushed arrived (for the fan-out latency metric). */
-  private pendingSince: number | undefined;
-  /** Resolves once the commits of the pending changes are durable. */
-  private pendingDurable: (() => Promise<void>) | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private flushScheduled = false;
+  private readonly queue: SlicedQueue;
+  private readonly pending = new ChangeBatch();
   private closed = false;
   private readonly unsubscribeBus: () => void;
   private subscriptionSerial = 0;
@@ -144,6 +125,7 @@ export class LiveHub {
       markCommits?: () => () => Promise<void>;
     },
   ) {
+    this.queue = new SlicedQueue((error) => this.deps.log.error({ err: error }, 'live task failed'));
     this.unsubscribeBus = deps.bus.subscribe((changes) => this.handleChanges(changes));
   }
 
@@ -273,7 +255,7 @@ export class LiveHub {
     };
     connection.subscriptions.set(message.id, subscription);
     this.deps.events?.onSubscriptionStarted?.(subscription.key, connection.viewer, subscription.target);
-    this.enqueue(() => this.sendSnapshot(subscription));
+    this.queue.enqueue(() => this.sendSnapshot(subscription));
   }
 
   /**
@@ -346,85 +328,34 @@ export class LiveHub {
   }
 
   private handleChanges(changes: Change[] | 'resync'): void {
-    this.pendingSince ??= performance.now();
-    // The latest mark covers the commits of every change pending so far.
-    this.pendingDurable = this.deps.markCommits?.();
+    this.pending.arriving(this.deps.markCommits);
     if (changes === 'resync') {
-      this.resyncPending = true;
+      this.pending.resyncAll();
     } else {
       for (const change of changes) {
         if (change.collection === 'sessions') this.signOutSession(change.id);
-        else this.pendingChanges.push(change);
+        else this.pending.add(change);
       }
     }
-    if ((this.resyncPending || this.pendingChanges.length > 0) && !this.flushScheduled) {
-      this.flushScheduled = true;
-      this.enqueue(() => this.flush());
-    }
+    if (this.pending.claimFlush()) this.queue.enqueue(() => this.flush());
   }
 
-  /**
-   * Re-evaluates the groups a burst of changes can affect. A query group is affected when a changed doc
-   * was in its last result, or now matches its filters; each changed doc is read once to decide.
-   */
+  /** Re-evaluates the groups a burst of changes reaches, and sends each subscriber its diff. */
   private async flush(): Promise<void> {
-    this.flushScheduled = false;
-    const changes = this.pendingChanges;
-    this.pendingChanges = [];
-    const resync = this.resyncPending;
-    this.resyncPending = false;
-    const receivedAt = this.pendingSince;
-    this.pendingSince = undefined;
-    const durable = this.pendingDurable;
-    this.pendingDurable = undefined;
-    if (durable) await this.untilAnswered(durable);
+    const burst = this.pending.take();
+    if (burst.durable) await this.untilAnswered(burst.durable);
     let framesWritten = false;
 
-    const dirty = new Set<Group>();
-    if (resync) for (const group of this.groups.values()) dirty.add(group);
-    const current = new Map<string, LiveDoc | null>();
-    for (const change of changes) {
-      if (change.collection === 'sessions') continue;
-      const candidates = this.groupIndex.candidates(change);
-      for (const group of candidates === 'all' ? this.groups.values() : candidates) {
-        // Changes × groups can be a million pairs (1,000 members' bells, 1,000 changes): await only when due.
-        if (performance.now() - this.sliceStartedAt >= QUEUE_SLICE_MS) await this.yieldWhenSliceUsed();
-        const { target } = group;
-        if (dirty.has(group)) continue;
-        if (target.collection !== change.collection) {
-          if (showsUserOf(change, group)) dirty.add(group);
-          continue;
-        }
-        if (target.kind === 'doc') {
-          if (target.id === change.id) dirty.add(group);
-          continue;
-        }
-        if (group.state.json.has(change.id)) {
-          dirty.add(group);
-          continue;
-        }
-        const { after } = change;
-        if (after === null) continue;
-        const bound = rangeField(target);
-        if (
-          after &&
-          (target.where ?? []).every((clause) => Object.hasOwn(after, clause.field)) &&
-          (bound === undefined || Object.hasOwn(after, bound))
-        ) {
-          if (matchesWhere(after, target.where) && mayBeInRange(after, target)) dirty.add(group);
-          continue;
-        }
-        const key = JSON.stringify([change.collection, change.id, group.readScope]);
-        if (!current.has(key))
-          current.set(key, await this.readDoc(change.collection, change.id, group.viewer));
-        const doc = current.get(key);
-        if (doc && matchesWhere(doc, target.where) && mayBeInRange(doc, target)) dirty.add(group);
-      }
-    }
+    const dirty = await groupsReachedBy(burst, {
+      groups: this.groups,
+      index: this.groupIndex,
+      readDoc: (collection, id, viewer) => this.readDoc(collection, id, viewer),
+      queue: this.queue,
+    });
 
-    const batched = await this.evaluateBatched(dirty);
+    const batched = await evaluateBatched(dirty, this.deps.sources, this.deps.log);
     for (const group of dirty) {
-      await this.yieldWhenSliceUsed();
+      await this.queue.yieldWhenSliceUsed();
       if (this.groups.get(group.key) !== group) continue;
       let docs: LiveDoc[];
       try {
@@ -439,25 +370,18 @@ export class LiveHub {
       group.state = next;
       // Its last subscriber may have left while it was evaluated: a removed group stays out of the index.
       if (this.groups.get(group.key) === group) this.groupIndex.resultChanged(group, previous, next);
-      // Subscribers in step with the group share one diff, serialized and encoded once per subscription
-      // id (dashboards all use the same few ids): a socket then only gets a ready buffer written to it.
+      // Subscribers in step with the group share one diff, encoded once per subscription id.
       const shared = diffOf(previous, docs, json);
-      const sharedJson = shared.length > 0 ? JSON.stringify(shared) : null;
-      const sharedFrames = new Map<string, SharedFrame>();
+      const sharedFrames = shared.length > 0 ? new SharedDiffFrames(JSON.stringify(shared)) : null;
       let sent = 0;
       for (const subscription of group.subscriptions) {
         // One group can hold 10,000 dashboards: its sends are sliced too, so a create's own answer (and
         // every other request) does not wait for the last socket (decision 028). A subscriber that joins
         // meanwhile starts from `next` (its snapshot is queued behind this flush); one that leaves is skipped.
-        if ((sent += 1) % YIELD_CHECK_EVERY === 0) await this.yieldWhenSliceUsed();
+        if ((sent += 1) % YIELD_CHECK_EVERY === 0) await this.queue.yieldWhenSliceUsed();
         if (subscription.state === previous) {
-          if (sharedJson) {
-            let frame = sharedFrames.get(subscription.id);
-            if (!frame) {
-              frame = sharedFrameOf(changesMessage(subscription.id, sharedJson));
-              sharedFrames.set(subscription.id, frame);
-            }
-            this.sendShared(subscription.connection, frame);
+          if (sharedFrames) {
+            this.sendShared(subscription.connection, sharedFrames, subscription.id);
             framesWritten = true;
           }
         } else {
@@ -470,8 +394,8 @@ export class LiveHub {
         subscription.state = next;
       }
     }
-    if (framesWritten && receivedAt !== undefined) {
-      this.deps.metrics?.observeFanOut((performance.now() - receivedAt) / 1000);
+    if (framesWritten && burst.receivedAt !== undefined) {
+      this.deps.metrics?.observeFanOut((performance.now() - burst.receivedAt) / 1000);
     }
   }
 
@@ -480,37 +404,7 @@ export class LiveHub {
     await afterAnswers(durable, (error) =>
       this.deps.log.warn({ err: error }, 'live fan-out went on without a durable commit'),
     );
-    this.sliceStartedAt = performance.now();
-  }
-
-  /** Results of the groups whose source answers many queries with one read; the rest are left out. */
-  private async evaluateBatched(groups: Set<Group>): Promise<Map<Group, LiveDoc[]>> {
-    const byCollection = new Map<LiveCollection, { group: Group; query: LiveQuery }[]>();
-    for (const group of groups) {
-      const { target } = group;
-      if (target.kind !== 'query' || !this.deps.sources[target.collection]?.queryMany) continue;
-      const entry = { group, query: target };
-      const list = byCollection.get(target.collection);
-      if (list) list.push(entry);
-      else byCollection.set(target.collection, [entry]);
-    }
-    const results = new Map<Group, LiveDoc[]>();
-    for (const [collection, list] of byCollection) {
-      if (list.length < 2) continue;
-      try {
-        const answers = await this.deps.sources[collection]?.queryMany?.(
-          list.map(({ group, query }) => ({ query, viewer: group.viewer })),
-        );
-        list.forEach(({ group }, index) => {
-          const docs = answers?.[index];
-          if (docs) results.set(group, docs);
-        });
-      } catch (error) {
-        // Each group is then evaluated on its own, which reports what is wrong with it.
-        this.deps.log.warn({ err: error }, 'live batched re-evaluation failed');
-      }
-    }
-    return results;
+    this.queue.startSlice();
   }
 
   private async readDoc(collection: LiveCollection, id: string, viewer: Viewer): Promise<LiveDoc | null> {
@@ -559,30 +453,6 @@ export class LiveHub {
     }
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    if (this.queuedTasks === 0) this.sliceStartedAt = performance.now();
-    this.queuedTasks += 1;
-    this.queue = this.queue
-      .then(async () => {
-        await this.yieldWhenSliceUsed();
-        await task();
-      })
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'live task failed'))
-      .finally(() => {
-        this.queuedTasks -= 1;
-      });
-  }
-
-  /**
-   * Lets the event loop run (timers, I/O, other requests) once the queue has worked for a slice. The
-   * queue stays serial: nothing else of the hub's runs meanwhile, so order and snapshots stay exact.
-   */
-  private async yieldWhenSliceUsed(): Promise<void> {
-    if (performance.now() - this.sliceStartedAt < QUEUE_SLICE_MS) return;
-    await nextTurn();
-    this.sliceStartedAt = performance.now();
-  }
-
   private sendError(connection: Connection, id: string, error: unknown): void {
     if (error instanceof AppError) {
       this.send(connection, { type: 'error', id, code: error.code, message: error.message });
@@ -598,14 +468,13 @@ export class LiveHub {
 
   /** Sends one text message. */
   private sendRaw(connection: Connection, text: string): void {
-    if (this.mayWrite(connection)) connection.socket.send(text, TEXT_FRAME);
+    if (this.mayWrite(connection)) connection.socket.send(text, TEXT_MESSAGE);
   }
 
-  /** Sends a message many sockets get: its whole frame in one write when the stream is at hand. */
-  private sendShared(connection: Connection, frame: SharedFrame): void {
+  /** Sends the subscriber its frame of a diff many sockets share. */
+  private sendShared(connection: Connection, frames: SharedDiffFrames, subscriptionId: string): void {
     if (!this.mayWrite(connection)) return;
-    if (connection.stream) connection.stream.write(frame.whole);
-    else connection.socket.send(frame.payload, TEXT_FRAME);
+    sendSharedFrame(connection.socket, connection.stream, frames.frameFor(subscriptionId));
   }
 
   /** Open, and not so far behind that it is cut off instead (a reader that stopped reading). */
@@ -618,27 +487,4 @@ export class LiveHub {
     }
     return true;
   }
-}
-
-/** A message many sockets get, encoded once: its UTF-8 bytes, and the whole WebSocket frame around them. */
-interface SharedFrame {
-  payload: Buffer;
-  whole: Buffer;
-}
-
-function sharedFrameOf(message: string): SharedFrame {
-  const payload = Buffer.from(message);
-  return { payload, whole: textFrame(payload) };
-}
-
-/**
- * Projects, comments and project viewers show their people's names and pictures (joined when read), so a profile change
- * (not a presence flag) re-reads every project or comment result that names the user.
- */
-function showsUserOf(change: Change, group: Group): boolean {
-  if (change.collection !== 'users' || change.scope !== undefined) return false;
-  if (!['projects', 'comments', 'project_viewers'].includes(group.target.collection)) return false;
-  const quotedId = JSON.stringify(change.id);
-  for (const json of group.state.json.values()) if (json.includes(quotedId)) return true;
-  return false;
 }
