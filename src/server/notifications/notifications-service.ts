@@ -55,7 +55,7 @@ export const INLINE_RECIPIENTS_MAX = 100;
  * (the first draft naming them wins, e.g. a mention over 'commented'). Few recipients are written at once;
  * many are queued as one job, so the action's answer does not wait for a thousand rows.
  */
-export async function notifyWithin(
+async function notifyWithin(
   trx: Kysely<Database>,
   drafts: readonly NotificationDraft[],
 ): Promise<Notified> {
@@ -105,7 +105,7 @@ export async function writeNotifications(
  * with the change each recipient's bell gets if their row is written; null when there are more recipients
  * than are written inline (`notifyWithin` queues those).
  */
-export function inlineNotifications(
+function inlineNotifications(
   drafts: readonly NotificationDraft[],
 ): { rows: NotificationRow[]; changes: Map<string, Change> } | null {
   const recipients = recipientsOf(drafts);
