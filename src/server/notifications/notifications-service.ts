@@ -32,6 +32,7 @@ import {
   writePreferences,
   type NotificationRow,
 } from './notifications-repository';
+import { notificationsReadableBy } from './notifications-read-rule';
 
 /** Who should hear of one action, and as what; the actor is never told (docs/decisions/025-notifications.md). */
 export interface NotificationDraft {
@@ -150,14 +151,15 @@ export class NotificationsService {
   /** A page of the viewer's notifications, newest first; `cursor` is the previous page's `nextCursor`. */
   async page(viewer: Viewer, page: { limit: number; cursor?: string }): Promise<NotificationPage> {
     const { db } = this.deps;
+    const owner = notificationsReadableBy(viewer);
     let beforeSeq: number | undefined;
     if (page.cursor !== undefined) {
-      const seq = await findNotificationSeq(db, viewer.uid, page.cursor);
+      const seq = await findNotificationSeq(db, owner, page.cursor);
       if (seq === null) throw invalidArgument({ cursor: messages.notificationCursorInvalid });
       beforeSeq = seq;
     }
     const { items, next } = pageFromExtraRow(
-      await listNotifications(db, viewer.uid, { limit: page.limit + 1, beforeSeq }),
+      await listNotifications(db, owner, { limit: page.limit + 1, beforeSeq }),
       page.limit,
       (last) => last.id,
     );
