@@ -62,7 +62,7 @@ export class AccountService {
           await requireFreeDisplayName(trx, change.displayName, viewer.uid);
         }
         await updateUserProfile(trx, viewer.uid, { displayName: change.displayName, photoURL }, nowIso());
-        this.deps.auth.userChanged(write, viewer.uid);
+        this.deps.auth.declareUserChanged(write, viewer.uid);
       });
     } catch (error) {
       await thumbnails.discard(staged);
@@ -84,7 +84,10 @@ export class AccountService {
     const passwordHash = await hashPassword(input.newPassword);
     await this.deps.writes.run(async (trx, write) => {
       await updatePasswordHash(trx, viewer.uid, passwordHash, nowIso());
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
+      this.deps.auth.declareSessionsEnded(
+        write,
+        await deleteUserSessions(trx, viewer.uid, viewer.sessionHash),
+      );
     });
   }
 
@@ -110,13 +113,16 @@ export class AccountService {
     }
     await this.deps.writes.run(async (trx, write) => {
       await deleteSession(trx, session.tokenHash);
-      this.deps.auth.sessionsEnded(write, [session.tokenHash]);
+      this.deps.auth.declareSessionsEnded(write, [session.tokenHash]);
     });
   }
 
   async signOutOtherSessions(viewer: Viewer): Promise<void> {
     await this.deps.writes.run(async (trx, write) => {
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid, viewer.sessionHash));
+      this.deps.auth.declareSessionsEnded(
+        write,
+        await deleteUserSessions(trx, viewer.uid, viewer.sessionHash),
+      );
     });
   }
 
@@ -135,8 +141,8 @@ export class AccountService {
       const now = nowIso();
       await eraseUser(trx, viewer.uid, { displayName: DELETED_USER_NAME, photoURL: '' }, now);
       await endMembership(trx, viewer.uid, now);
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, viewer.uid));
-      this.deps.auth.userChanged(write, viewer.uid);
+      this.deps.auth.declareSessionsEnded(write, await deleteUserSessions(trx, viewer.uid));
+      this.deps.auth.declareUserChanged(write, viewer.uid);
     });
     await this.deps.thumbnails.removeAllBut(viewer.uid, null);
   }

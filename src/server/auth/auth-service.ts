@@ -161,7 +161,7 @@ export class AuthService {
   async logOut(viewer: Viewer): Promise<void> {
     await this.deps.writes.run(async (trx, write) => {
       await deleteSession(trx, viewer.sessionHash);
-      this.sessionsEnded(write, [viewer.sessionHash]);
+      this.declareSessionsEnded(write, [viewer.sessionHash]);
     });
     await this.deps.presence.sessionEnded(viewer);
   }
@@ -174,7 +174,7 @@ export class AuthService {
    * its cache right after the commit (the others as the change arrives): password change, deactivation,
    * 'sign out' in settings.
    */
-  sessionsEnded(write: Write<unknown>, sessionHashes: readonly string[]): void {
+  declareSessionsEnded(write: Write<unknown>, sessionHashes: readonly string[]): void {
     write
       .changed(...sessionHashes.map((id): Change => ({ collection: 'sessions', id })))
       .forgetAfterCommit(() => {
@@ -188,7 +188,7 @@ export class AuthService {
    * the commit, so the very next request already sees a demoted admin as a member (on PostgreSQL its own
    * NOTIFY arrives later).
    */
-  userChanged(write: Write<unknown>, uid: string): void {
+  declareUserChanged(write: Write<unknown>, uid: string): void {
     write
       .changed({ collection: 'users', id: uid })
       .forgetAfterCommit(() => this.deps.sessions.forgetUser(uid));

@@ -61,6 +61,7 @@ export class Write<Draft = never> {
     return this.declaredDrafts;
   }
 
+  /** The unit of work's: runs the declared forgets once the write has committed. */
   forgetAll(): void {
     for (const forget of this.forgets) forget();
   }

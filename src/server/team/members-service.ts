@@ -71,7 +71,7 @@ export class MembersService {
       const now = nowIso();
       await setUserRole(trx, memberId, role, now);
       if (role === 'member') await endLinksMadeBy(trx, memberId, now);
-      this.deps.auth.userChanged(write, memberId);
+      this.deps.auth.declareUserChanged(write, memberId);
     });
     return this.member(memberId);
   }
@@ -90,8 +90,8 @@ export class MembersService {
       const now = nowIso();
       await setUserStatus(trx, memberId, 'deactivated', now);
       await endMembership(trx, memberId, now);
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, memberId));
-      this.deps.auth.userChanged(write, memberId);
+      this.deps.auth.declareSessionsEnded(write, await deleteUserSessions(trx, memberId));
+      this.deps.auth.declareUserChanged(write, memberId);
     });
     return this.member(memberId);
   }
@@ -108,7 +108,7 @@ export class MembersService {
       const now = nowIso();
       await setUserStatus(trx, memberId, 'active', now);
       await dropQueuedEmails(trx, memberId, now);
-      this.deps.auth.userChanged(write, memberId);
+      this.deps.auth.declareUserChanged(write, memberId);
     });
     return this.member(memberId);
   }

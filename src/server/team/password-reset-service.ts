@@ -135,7 +135,7 @@ export class PasswordResetService {
         throw new AppError('gone', row.used_at ? messages.resetLinkUsed : messages.resetLinkExpired);
       }
       await updatePasswordHash(trx, row.user_id, passwordHash, now);
-      this.deps.auth.sessionsEnded(write, await deleteUserSessions(trx, row.user_id));
+      this.deps.auth.declareSessionsEnded(write, await deleteUserSessions(trx, row.user_id));
     });
   }
 
