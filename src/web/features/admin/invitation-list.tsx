@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { messages, type Invitation, type InvitationStatus } from '../../../common';
+import { ActionOutcome } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
@@ -49,12 +50,7 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
         member, deactivated or delete their account.
       </p>
       {invitations && invitations.length === 0 && <p>No invitations yet.</p>}
-      <div className="error-region" role="alert">
-        {error && <p className="error">{error}</p>}
-      </div>
-      <div className="form-status" role="status">
-        {status && <p>{status}</p>}
-      </div>
+      <ActionOutcome error={error} status={status} />
       {invitations && invitations.length > 0 && (
         <div className="table-scroll" role="region" aria-labelledby="invitations-caption" tabIndex={0}>
           <table className="admin-table">

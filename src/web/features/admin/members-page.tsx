@@ -10,6 +10,7 @@ import { formatDate } from '../../lib/time-format';
 import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
 import './admin.css';
+import { ActionOutcome } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
@@ -101,12 +102,7 @@ export function MembersPage() {
         />
       </div>
       <ErrorAlert message={list.error} />
-      <div className="error-region" role="alert">
-        {actionError && <p className="error">{actionError}</p>}
-      </div>
-      <div className="form-status" role="status">
-        {status && <p>{status}</p>}
-      </div>
+      <ActionOutcome error={actionError} status={status} />
       {resetLink && (
         <div className="admin-card" ref={resetRef}>
           <CopyLink
@@ -156,9 +152,7 @@ export function MembersPage() {
         </div>
       )}
       {list.hasMore && (
-        <div className="admin-more">
-          <ShowMoreButton loading={list.loadingMore} onShowMore={list.showMore} />
-        </div>
+        <ShowMoreButton className="admin-more" loading={list.loadingMore} onShowMore={list.showMore} />
       )}
     </div>
   );

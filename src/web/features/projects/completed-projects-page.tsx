@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
+import { ActionOutcome } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
@@ -10,6 +11,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { CompletedProjectItem, type CompletedAction } from './completed-project-item';
+import { mayManage } from './project-at-address';
 import './completed-projects-page.css';
 
 const TITLE_ID = 'completed-title';
@@ -70,12 +72,7 @@ export function CompletedProjectsPage() {
     <div className="completed-page">
       <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
       <ErrorAlert message={list.error} />
-      <div className="error-region" role="alert">
-        {actionError && <p className="error">{actionError}</p>}
-      </div>
-      <div className="form-status" role="status">
-        {status && <p>{status}</p>}
-      </div>
+      <ActionOutcome error={actionError} status={status} />
       {list.isPending && <p className="loading">{messages.loading}</p>}
       {projects && projects.length === 0 && <p className="completed-empty">No completed projects yet.</p>}
       {projects && projects.length > 0 && (
@@ -84,7 +81,7 @@ export function CompletedProjectsPage() {
             <CompletedProjectItem
               key={project.id}
               project={project}
-              canManage={user !== null && (project.createdBy.id === user.uid || user.role === 'admin')}
+              canManage={mayManage(project, user)}
               pending={pending?.id === project.id ? pending.action : null}
               busy={pending !== null}
               onReopen={(row) => void act(row, 'reopen')}
@@ -94,9 +91,7 @@ export function CompletedProjectsPage() {
         </ul>
       )}
       {list.hasMore && (
-        <div className="completed-more">
-          <ShowMoreButton loading={list.loadingMore} onShowMore={list.showMore} />
-        </div>
+        <ShowMoreButton className="completed-more" loading={list.loadingMore} onShowMore={list.showMore} />
       )}
     </div>
   );

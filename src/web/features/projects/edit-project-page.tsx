@@ -13,9 +13,9 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useLiveQuery } from '../../hooks/use-live-query';
 import { getCspNonce } from '../../lib/csp-nonce';
 import { dojo } from '../../lib/dojo-client';
+import { mayManage, titleWithoutProject, useProjectAtAddress } from './project-at-address';
 import {
   ProjectForm,
   categoryLabel,
@@ -25,9 +25,6 @@ import {
 } from './project-form';
 import './create-project-page.css';
 import './edit-project-page.css';
-
-/** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
-const MAX_ID_LENGTH = 64;
 
 /** What an edit refused with a conflict had changed: the values typed, and which fields they changed. */
 interface Unsaved {
@@ -180,25 +177,15 @@ function EditProjectMessage({ text }: { text: string }) {
  */
 export function EditProjectPage() {
   const { id = '' } = useParams();
-  const validId = id.length > 0 && id.length <= MAX_ID_LENGTH;
   const { user } = useAuthContext();
-  const { docs, error } = useLiveQuery<Project>(validId ? { kind: 'doc', collection: 'projects', id } : null);
+  const { validId, docs, error } = useProjectAtAddress(id);
   const project = docs?.[0];
   const missing = !validId || (docs !== null && docs.length === 0);
 
-  useDocumentTitle(
-    project
-      ? `Edit ${project.name}`
-      : missing
-        ? messages.noSuchDocument
-        : error
-          ? messages.documentFailed
-          : messages.loading,
-  );
+  useDocumentTitle(project ? `Edit ${project.name}` : titleWithoutProject(missing, error));
 
   if (project) {
-    const canEdit = user !== null && (project.createdBy.id === user.uid || user.role === 'admin');
-    if (!canEdit) {
+    if (!mayManage(project, user)) {
       return (
         <div className="create-project">
           <PageTitle>{`Edit ${project.name}`}</PageTitle>

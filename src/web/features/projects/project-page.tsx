@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CLIENT_ROUTES, announcements, editProjectPath, messages, type Project } from '../../../common';
+import { CLIENT_ROUTES, announcements, editProjectPath, messages } from '../../../common';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useLiveQuery } from '../../hooks/use-live-query';
+import { mayManage, titleWithoutProject, useProjectAtAddress } from './project-at-address';
 import { ProjectComments } from './project-comments';
 import { ProjectSummary } from './project-summary';
 import { ProjectViewers } from './project-viewers';
@@ -15,15 +15,11 @@ import { useCompletedProject } from './use-completed-project';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 import './project-page.css';
 
-/** Ids the server could ever have made; anything else cannot exist, so it is not asked for. */
-const MAX_ID_LENGTH = 64;
-
 export function ProjectPage() {
   const { id = '' } = useParams();
-  const validId = id.length > 0 && id.length <= MAX_ID_LENGTH;
   const { user } = useAuthContext();
   const navigate = useNavigate();
-  const { docs, error } = useLiveQuery<Project>(validId ? { kind: 'doc', collection: 'projects', id } : null);
+  const { validId, docs, error } = useProjectAtAddress(id);
   const completion = useCompleteProject();
   const { say } = useAnnouncer();
 
@@ -48,16 +44,12 @@ export function ProjectPage() {
         ? completedProject.name
         : lookingUp
           ? messages.loading
-          : missing
-            ? messages.noSuchDocument
-            : error
-              ? messages.documentFailed
-              : messages.loading,
+          : titleWithoutProject(missing, error),
   );
 
   if (project) {
     const isCreator = user !== null && project.createdBy.id === user.uid;
-    const canEdit = isCreator || user?.role === 'admin';
+    const canEdit = mayManage(project, user);
     const handleComplete = async () => {
       if (completion.isPending) return;
       if (await completion.complete(project)) {
