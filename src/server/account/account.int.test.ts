@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DELETED_USER_NAME,
   messages,
@@ -9,33 +9,25 @@ import {
   type UserProfile,
 } from '../../common';
 
-import {
-  errorOf,
-  LiveRecorder,
-  newClient,
-  signUpClient,
-  tomorrow,
-  type SignedInClient,
-} from '../../../test/support/clients';
+import { errorOf, LiveRecorder, newClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
 import { openServerDatabase } from '../../../test/support/test-database';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { useTestTeam } from '../../../test/support/test-team';
 
-let server: TestServer;
-let owner: SignedInClient;
+const team = useTestTeam({ owner: 'Owner' });
 
 const CHROME_ON_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** The signed-in user as the server sees this cookie (null when its session has ended). */
 async function sessionUser(cookie: string): Promise<{ uid: string } | null> {
-  const response = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
+  const response = await fetch(`${team.server.url}/api/auth/session`, { headers: { cookie } });
   return ((await response.json()) as { user: { uid: string } | null }).user;
 }
 
 /** Logs in over raw HTTP with a User-Agent, as a browser on another device would; returns its cookie. */
 async function logInFrom(userAgent: string, email: string, password: string): Promise<string> {
-  const response = await fetch(`${server.url}/api/auth/login`, {
+  const response = await fetch(`${team.server.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': userAgent },
     body: JSON.stringify({ email, password }),
@@ -44,19 +36,10 @@ async function logInFrom(userAgent: string, email: string, password: string): Pr
   return (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUpClient(server.url, 'Owner');
-});
-afterAll(async () => {
-  owner?.client.close();
-  await server.stop();
-});
-
 describe('profile', () => {
   it('changes name and avatar, live in users panels, projects and past comments; the old avatar lasts until then', async () => {
-    const author = await signUpClient(server.url, 'Before Name');
-    const watcher = await signUpClient(server.url, 'Watcher');
+    const author = await signUpClient(team.server.url, 'Before Name');
+    const watcher = await signUpClient(team.server.url, 'Watcher');
     const project = await author.client.projects.create({
       name: 'Renamed author',
       details: 'Shows its creator',
@@ -92,7 +75,7 @@ describe('profile', () => {
     ]);
 
     const oldPhoto = author.user.photoURL;
-    expect((await fetch(`${server.url}${oldPhoto}`)).status).toBe(200);
+    expect((await fetch(`${team.server.url}${oldPhoto}`)).status).toBe(200);
     const newAvatar = makePng(600);
     const updated = await author.client.account.updateProfile({
       displayName: '  After Name ',
@@ -101,10 +84,10 @@ describe('profile', () => {
     });
     expect(updated.displayName).toBe('After Name');
     expect(updated.photoURL).not.toBe(oldPhoto);
-    const image = await fetch(`${server.url}${updated.photoURL}`);
+    const image = await fetch(`${team.server.url}${updated.photoURL}`);
     expect(Buffer.from(await image.arrayBuffer()).equals(newAvatar)).toBe(true);
     // The old picture is gone once the new one is in place: its URL no longer serves bytes.
-    expect((await fetch(`${server.url}${oldPhoto}`)).status).toBe(401);
+    expect((await fetch(`${team.server.url}${oldPhoto}`)).status).toBe(401);
 
     const renamed = (doc: { displayName: string; photoURL: string }) =>
       doc.displayName === 'After Name' && doc.photoURL === updated.photoURL;
@@ -127,7 +110,7 @@ describe('profile', () => {
   });
 
   it('refuses a bad name or picture with every problem at once and changes nothing', async () => {
-    const user = await signUpClient(server.url, 'Steady');
+    const user = await signUpClient(team.server.url, 'Steady');
     const bad = await errorOf(() =>
       user.client.account.updateProfile({
         displayName: '   ',
@@ -144,7 +127,10 @@ describe('profile', () => {
       user.client.account.updateProfile({ thumbnail: new Blob([new Uint8Array(makePng(150_000))]) }),
     );
     expect(tooBig.fields?.thumbnail).toBe(messages.thumbnailTooLarge);
-    const session = await newClient(server.url).auth.logIn({ email: user.email, password: user.password });
+    const session = await newClient(team.server.url).auth.logIn({
+      email: user.email,
+      password: user.password,
+    });
     expect([session.displayName, session.photoURL]).toEqual(['Steady', user.user.photoURL]);
     user.client.close();
   });
@@ -152,7 +138,7 @@ describe('profile', () => {
 
 describe('password and sessions', () => {
   it('lists the sessions by device and signs out one, or every other', async () => {
-    const user = await signUpClient(server.url, 'Traveller');
+    const user = await signUpClient(team.server.url, 'Traveller');
     const laptop = await logInFrom(CHROME_ON_LINUX, user.email, user.password);
     const phone = await logInFrom('', user.email, user.password);
     const sessions = await user.client.account.listSessions();
@@ -175,8 +161,8 @@ describe('password and sessions', () => {
   });
 
   it('changes the password only with the current one, and signs out the other sessions live', async () => {
-    const user = await signUpClient(server.url, 'Changer');
-    const other = newClient(server.url);
+    const user = await signUpClient(team.server.url, 'Changer');
+    const other = newClient(team.server.url);
     await other.auth.logIn({ email: user.email, password: user.password });
     const otherSignedOut = new Promise<void>((resolve) =>
       other.auth.onAuthStateChanged((signedIn) => {
@@ -207,10 +193,10 @@ describe('password and sessions', () => {
     expect(user.client.auth.currentUser?.uid).toBe(user.user.uid);
     expect((await user.client.account.listSessions()).length).toBe(1);
     const old = await errorOf(() =>
-      newClient(server.url).auth.logIn({ email: user.email, password: user.password }),
+      newClient(team.server.url).auth.logIn({ email: user.email, password: user.password }),
     );
     expect(old.code).toBe('wrong-credentials');
-    const fresh = await newClient(server.url).auth.logIn({
+    const fresh = await newClient(team.server.url).auth.logIn({
       email: user.email,
       password: 'a brand new secret',
     });
@@ -222,13 +208,13 @@ describe('password and sessions', () => {
 
 describe('deleting an account', () => {
   it('needs the password; keeps what the user wrote under a deleted user; frees the address', async () => {
-    const user = await signUpClient(server.url, 'Departing');
+    const user = await signUpClient(team.server.url, 'Departing');
     const project = await user.client.projects.create({
       name: 'Outlives its creator',
       details: 'x',
       dueDate: tomorrow(),
       category: 'marketing',
-      assignedUserIds: [user.user.uid, owner.user.uid],
+      assignedUserIds: [user.user.uid, team.owner.user.uid],
     });
     await user.client.projects.addComment(project.id, { content: 'My last words' });
 
@@ -237,19 +223,19 @@ describe('deleting an account', () => {
     await user.client.account.deleteAccount(user.password);
 
     const login = await errorOf(() =>
-      newClient(server.url).auth.logIn({ email: user.email, password: user.password }),
+      newClient(team.server.url).auth.logIn({ email: user.email, password: user.password }),
     );
     expect(login.code).toBe('wrong-credentials');
-    const kept = await owner.client.projects.get(project.id);
+    const kept = await team.owner.client.projects.get(project.id);
     expect(kept.createdBy).toEqual({ id: user.user.uid, displayName: DELETED_USER_NAME, photoURL: '' });
-    const page = await owner.client.projects.listComments(project.id);
+    const page = await team.owner.client.projects.listComments(project.id);
     expect(page.comments[0]).toMatchObject({ content: 'My last words', displayName: DELETED_USER_NAME });
     // Their picture is removed: its download URL no longer serves it.
-    expect((await fetch(`${server.url}${user.user.photoURL}`)).status).toBe(401);
-    const members = await owner.client.admin.listMembers({ search: 'Departing' });
+    expect((await fetch(`${team.server.url}${user.user.photoURL}`)).status).toBe(401);
+    const members = await team.owner.client.admin.listMembers({ search: 'Departing' });
     expect(members.members).toEqual([]);
 
-    const again = await signUpClient(server.url, 'Departing');
+    const again = await signUpClient(team.server.url, 'Departing');
     expect(again.user.uid).not.toBe(user.user.uid);
     again.client.close();
   });
@@ -257,26 +243,26 @@ describe('deleting an account', () => {
 
 describe('password reset links', () => {
   it('lets an admin make a one-time link that sets a new password and signs out everywhere', async () => {
-    const user = await signUpClient(server.url, 'Forgetful');
+    const user = await signUpClient(team.server.url, 'Forgetful');
     const before = Date.now();
-    const link = await owner.client.admin.createPasswordReset(user.user.uid);
+    const link = await team.owner.client.admin.createPasswordReset(user.user.uid);
     const after = Date.now();
     // No PUBLIC_URL: the server sends a path, and the client puts it on the origin it talks to.
     const url = new URL(link.url);
-    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/reset-password`);
+    expect(`${url.origin}${url.pathname}`).toBe(`${team.server.url}/reset-password`);
     const token = url.searchParams.get('token') ?? '';
     expect(token).toMatch(/^[\w-]{20,}$/);
     // Valid for an hour from its making.
     expect(Date.parse(link.expiresAt)).toBeGreaterThanOrEqual(before + PASSWORD_RESET_TTL_MS);
     expect(Date.parse(link.expiresAt)).toBeLessThanOrEqual(after + PASSWORD_RESET_TTL_MS);
-    const anonymous = newClient(server.url);
+    const anonymous = newClient(team.server.url);
     expect((await anonymous.access.checkPasswordReset(token)).expiresAt).toBe(link.expiresAt);
     const weak = await errorOf(() => anonymous.access.resetPassword({ token, password: 'short' }));
     expect(weak.fields?.password).toBe(messages.passwordWeak);
 
     await anonymous.access.resetPassword({ token, password: 'remembered at last' });
     expect(await errorOf(() => user.client.account.listSessions())).toMatchObject({ status: 401 });
-    const fresh = await newClient(server.url).auth.logIn({
+    const fresh = await newClient(team.server.url).auth.logIn({
       email: user.email,
       password: 'remembered at last',
     });
@@ -291,13 +277,13 @@ describe('password reset links', () => {
   });
 
   it('refuses an expired link, and the password stays as it was', async () => {
-    const user = await signUpClient(server.url, 'Slow Reader');
-    const link = await owner.client.admin.createPasswordReset(user.user.uid);
+    const user = await signUpClient(team.server.url, 'Slow Reader');
+    const link = await team.owner.client.admin.createPasswordReset(user.user.uid);
     const token = new URL(link.url).searchParams.get('token') ?? '';
-    const anonymous = newClient(server.url);
+    const anonymous = newClient(team.server.url);
     expect((await anonymous.access.checkPasswordReset(token)).expiresAt).toBe(link.expiresAt);
     // An hour later, without waiting one: the link's expiry is moved into the past.
-    const database = await openServerDatabase(server);
+    const database = await openServerDatabase(team.server);
     try {
       await database.db
         .updateTable('password_resets')
@@ -313,14 +299,17 @@ describe('password reset links', () => {
       anonymous.access.resetPassword({ token, password: 'too late for this' }),
     );
     expect([reset.status, reset.message]).toEqual([410, messages.resetLinkExpired]);
-    const stillIn = await newClient(server.url).auth.logIn({ email: user.email, password: user.password });
+    const stillIn = await newClient(team.server.url).auth.logIn({
+      email: user.email,
+      password: user.password,
+    });
     expect(stillIn.uid).toBe(user.user.uid);
   });
 
   it("says 'Forgot password?' emails are off when the server has no SMTP", async () => {
-    const anonymous = newClient(server.url);
+    const anonymous = newClient(team.server.url);
     expect((await anonymous.access.options()).passwordResetByEmail).toBe(false);
-    const off = await errorOf(() => anonymous.access.requestPasswordReset(owner.email));
+    const off = await errorOf(() => anonymous.access.requestPasswordReset(team.owner.email));
     expect([off.status, off.message]).toEqual([404, messages.resetByEmailOff]);
   });
 });

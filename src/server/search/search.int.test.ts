@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { highlightRanges, messages, type CreateProjectInput, type SearchResult } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { tomorrow } from '../../../test/support/clients';
+import { useTestTeam } from '../../../test/support/test-team';
 import { openDatabase } from '../db/database';
 
-let server: TestServer;
-let alice: SignedInClient;
-let bob: SignedInClient;
+const team = useTestTeam({ alice: 'Alice', bob: 'Bob' });
+
 // Words no other file's projects hold, so results are only this file's.
 const tag = `zq${Math.random().toString(36).slice(2, 8)}`;
 
@@ -15,33 +14,22 @@ const project = (name: string, details: string): CreateProjectInput => ({
   details,
   dueDate: tomorrow(),
   category: 'development',
-  assignedUserIds: [alice.user.uid],
+  assignedUserIds: [team.alice.user.uid],
 });
 
-const search = (q: string, client = bob): Promise<SearchResult[]> => client.client.projects.search(q);
+const search = (q: string, client = team.bob): Promise<SearchResult[]> => client.client.projects.search(q);
 const ids = (results: SearchResult[]) => results.map((result) => result.id);
 
 async function rawSearch(query: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/api/search?${query}`, { headers });
+  return fetch(`${team.server.url}/api/search?${query}`, { headers });
 }
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await signUpClient(server.url, 'Alice');
-  bob = await signUpClient(server.url, 'Bob');
-});
-afterAll(async () => {
-  alice.client.close();
-  bob.client.close();
-  await server.stop();
-});
 
 describe('GET /api/search', () => {
   it('ranks a name match above a details-only match, and says which field matched', async () => {
-    const inDetails = await alice.client.projects.create(
+    const inDetails = await team.alice.client.projects.create(
       project(`Quarterly report ${tag}a`, `Collect the figures for the lighthouse${tag} review.`),
     );
-    const inName = await alice.client.projects.create(
+    const inName = await team.alice.client.projects.create(
       project(`Lighthouse${tag} migration`, 'Move every service to the new cluster.'),
     );
     const results = await search(`lighthouse${tag}`);
@@ -57,7 +45,7 @@ describe('GET /api/search', () => {
   });
 
   it('ignores case and accents both ways, and matches the last word as a prefix', async () => {
-    const jose = await alice.client.projects.create(project(`Visit José ${tag}b`, 'Café in São Paulo.'));
+    const jose = await team.alice.client.projects.create(project(`Visit José ${tag}b`, 'Café in São Paulo.'));
     expect(ids(await search(`jose ${tag}b`))).toEqual([jose.id]);
     expect(ids(await search(`JOSÉ ${tag}B`))).toEqual([jose.id]);
     expect(ids(await search(`sao paulo ${tag}`))).toContain(jose.id);
@@ -75,9 +63,11 @@ describe('GET /api/search', () => {
   });
 
   it('finds words of comments, as soon as the comment is added, with the comment as the snippet', async () => {
-    const target = await alice.client.projects.create(project(`Plain name ${tag}c`, 'Nothing special here.'));
+    const target = await team.alice.client.projects.create(
+      project(`Plain name ${tag}c`, 'Nothing special here.'),
+    );
     expect(await search(`pineapple${tag}`)).toEqual([]);
-    await bob.client.projects.addComment(target.id, {
+    await team.bob.client.projects.addComment(target.id, {
       content: `We should order the Pineapple${tag} pizza.`,
     });
     const results = await search(`pineapple${tag} pizza`);
@@ -94,29 +84,31 @@ describe('GET /api/search', () => {
   });
 
   it('ranks a project whose name matches above one where only a comment does', async () => {
-    const byComment = await alice.client.projects.create(project(`Other ${tag}d`, 'Unrelated.'));
-    await alice.client.projects.addComment(byComment.id, { content: `the walrus${tag} again` });
-    const byName = await alice.client.projects.create(project(`Walrus${tag} feeding`, 'Fish.'));
+    const byComment = await team.alice.client.projects.create(project(`Other ${tag}d`, 'Unrelated.'));
+    await team.alice.client.projects.addComment(byComment.id, { content: `the walrus${tag} again` });
+    const byName = await team.alice.client.projects.create(project(`Walrus${tag} feeding`, 'Fish.'));
     expect(ids(await search(`walrus${tag}`))).toEqual([byName.id, byComment.id]);
   });
 
   it('keeps a completed project, marked, and forgets one deleted for good with its comments', async () => {
-    const done = await alice.client.projects.create(project(`Finished ${tag}e`, `Details ${tag}e`));
-    await alice.client.projects.addComment(done.id, { content: `comment ${tag}e` });
+    const done = await team.alice.client.projects.create(project(`Finished ${tag}e`, `Details ${tag}e`));
+    await team.alice.client.projects.addComment(done.id, { content: `comment ${tag}e` });
     expect(await search(`${tag}e`)).toMatchObject([{ id: done.id, completed: false }]);
-    await alice.client.projects.complete(done.id);
+    await team.alice.client.projects.complete(done.id);
     expect(await search(`${tag}e`)).toMatchObject([{ id: done.id, completed: true }]);
     expect(await search(`comment ${tag}e`)).toMatchObject([
       { id: done.id, field: 'comment', completed: true },
     ]);
-    await alice.client.projects.deleteForGood(done.id);
+    await team.alice.client.projects.deleteForGood(done.id);
     expect(await search(`${tag}e`)).toEqual([]);
     expect(await search(`comment ${tag}e`)).toEqual([]);
   });
 
   it('follows an edit of the project through the API', async () => {
-    const edited = await alice.client.projects.create(project(`Draft title ${tag}i`, `Old words ${tag}i`));
-    await alice.client.projects.update(edited.id, {
+    const edited = await team.alice.client.projects.create(
+      project(`Draft title ${tag}i`, `Old words ${tag}i`),
+    );
+    await team.alice.client.projects.update(edited.id, {
       ...project(`Final title ${tag}i`, `New words ${tag}i`),
       version: 1,
     });
@@ -129,9 +121,12 @@ describe('GET /api/search', () => {
   it('follows edits and deletions made by any write, through the triggers (plain SQL)', async () => {
     // Project edits and comment edits and deletions come with other parts of issue 12; the index follows
     // the rows whoever writes them, so plain SQL stands in for those services here.
-    const edited = await alice.client.projects.create(project(`Before ${tag}h`, `Old details ${tag}h`));
-    const comment = await alice.client.projects.addComment(edited.id, { content: `old remark ${tag}h` });
-    const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
+    const edited = await team.alice.client.projects.create(project(`Before ${tag}h`, `Old details ${tag}h`));
+    const comment = await team.alice.client.projects.addComment(edited.id, { content: `old remark ${tag}h` });
+    const database = await openDatabase({
+      dataDir: team.server.dataDir,
+      databaseUrl: team.server.databaseUrl,
+    });
     try {
       const { db } = database;
       await db
@@ -160,7 +155,7 @@ describe('GET /api/search', () => {
   });
 
   it('takes odd input as plain words, never as syntax', async () => {
-    const odd = await alice.client.projects.create(project(`Odd ${tag}f NEAR OR AND NOT`, 'x'));
+    const odd = await team.alice.client.projects.create(project(`Odd ${tag}f NEAR OR AND NOT`, 'x'));
     for (const q of [
       '"',
       '*',
@@ -180,7 +175,7 @@ describe('GET /api/search', () => {
       '{a b}',
     ]) {
       const response = await rawSearch(`q=${encodeURIComponent(q)}`, {
-        cookie: bob.client.transport.cookieHeader() ?? '',
+        cookie: team.bob.client.transport.cookieHeader() ?? '',
       });
       expect(response.status, q).toBe(200);
     }
@@ -192,11 +187,13 @@ describe('GET /api/search', () => {
 
   it('takes a limit', async () => {
     for (const letter of ['1', '2', '3']) {
-      await alice.client.projects.create(project(`Many ${tag}g${letter}`, `Same words ${tag}many`));
+      await team.alice.client.projects.create(project(`Many ${tag}g${letter}`, `Same words ${tag}many`));
     }
     expect(await search(`${tag}many`)).toHaveLength(3);
-    expect(await bob.client.projects.search(`${tag}many`, { limit: 2 })).toHaveLength(2);
-    const tooMany = await rawSearch(`q=x&limit=51`, { cookie: bob.client.transport.cookieHeader() ?? '' });
+    expect(await team.bob.client.projects.search(`${tag}many`, { limit: 2 })).toHaveLength(2);
+    const tooMany = await rawSearch(`q=x&limit=51`, {
+      cookie: team.bob.client.transport.cookieHeader() ?? '',
+    });
     expect(tooMany.status).toBe(400);
   });
 
@@ -206,7 +203,7 @@ describe('GET /api/search', () => {
   });
 
   it('answers 400 to an empty or too long query', async () => {
-    const cookie = bob.client.transport.cookieHeader() ?? '';
+    const cookie = team.bob.client.transport.cookieHeader() ?? '';
     for (const query of ['', 'q=', 'q=%20%20']) {
       const response = await rawSearch(query, { cookie });
       expect(response.status, query).toBe(400);

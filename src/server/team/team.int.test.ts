@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages, type Member, type UserProfile } from '../../common';
 import { DojoError, type DojoClient } from '../../sdk';
-import {
-  errorOf,
-  LiveRecorder,
-  newClient,
-  signUpClient,
-  tomorrow,
-  type SignedInClient,
-} from '../../../test/support/clients';
+import { errorOf, LiveRecorder, newClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, storedBlobFiles, uniqueEmail } from '../../../test/support/fixtures';
 import { openServerDatabase } from '../../../test/support/test-database';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { useTestTeam } from '../../../test/support/test-team';
 
-let server: TestServer;
-let owner: SignedInClient;
-let member: SignedInClient;
+const team = useTestTeam({ owner: 'Owner', member: 'Member' });
 
 const avatar = () => new Blob([new Uint8Array(makePng())], { type: 'image/png' });
 
@@ -49,31 +40,20 @@ async function signUpWith(
 
 const tokenOf = (url: string): string => new URL(url).searchParams.get('invitation') ?? '';
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await signUpClient(server.url, 'Owner');
-  member = await signUpClient(server.url, 'Member');
-});
-afterAll(async () => {
-  owner?.client.close();
-  member?.client.close();
-  await server.stop();
-});
-
 describe('roles', () => {
   it('makes the first account of a fresh install its owner (an admin) and later ones members', () => {
-    expect(owner.user.role).toBe('admin');
-    expect(member.user.role).toBe('member');
+    expect(team.owner.user.role).toBe('admin');
+    expect(team.member.user.role).toBe('member');
   });
 
   it('refuses every admin route to anonymous callers (401) and members (403); admins may', async () => {
-    const anonymous = newClient(server.url);
+    const anonymous = newClient(team.server.url);
     await anonymous.auth.whenReady();
     const calls: [string, (client: DojoClient) => Promise<unknown>][] = [
       ['list members', (client) => client.admin.listMembers()],
-      ['change a role', (client) => client.admin.setRole(member.user.uid, 'member')],
-      ['reactivate', (client) => client.admin.reactivate(member.user.uid)],
-      ['reset link', (client) => client.admin.createPasswordReset(member.user.uid)],
+      ['change a role', (client) => client.admin.setRole(team.member.user.uid, 'member')],
+      ['reactivate', (client) => client.admin.reactivate(team.member.user.uid)],
+      ['reset link', (client) => client.admin.createPasswordReset(team.member.user.uid)],
       ['read the policy', (client) => client.admin.signupPolicy()],
       ['set the policy', (client) => client.admin.setSignupPolicy({ mode: 'open', domains: [] })],
       ['list invitations', (client) => client.admin.listInvitations()],
@@ -83,32 +63,34 @@ describe('roles', () => {
     ];
     for (const [what, call] of calls) {
       expect(await outcome(() => call(anonymous)), `${what}, anonymous`).toBe('401 unauthenticated');
-      expect(await outcome(() => call(member.client)), `${what}, member`).toBe('403 forbidden');
+      expect(await outcome(() => call(team.member.client)), `${what}, member`).toBe('403 forbidden');
     }
     for (const [what, call] of calls.slice(0, 8)) {
-      expect(await outcome(() => call(owner.client)), `${what}, admin`).toBe('ok');
+      expect(await outcome(() => call(team.owner.client)), `${what}, admin`).toBe('ok');
     }
-    expect(await outcome(() => owner.client.admin.revokeInvitation('no-such-invitation'))).toBe(
+    expect(await outcome(() => team.owner.client.admin.revokeInvitation('no-such-invitation'))).toBe(
       '404 not-found',
     );
-    expect(await outcome(() => owner.client.admin.deactivate('no-such-member'))).toBe('404 not-found');
+    expect(await outcome(() => team.owner.client.admin.deactivate('no-such-member'))).toBe('404 not-found');
   });
 
   it('never lets the last admin be demoted, deactivated or deleted, not even by themself', async () => {
-    const demoted = await errorOf(() => owner.client.admin.setRole(owner.user.uid, 'member'));
+    const demoted = await errorOf(() => team.owner.client.admin.setRole(team.owner.user.uid, 'member'));
     expect([demoted.status, demoted.message]).toEqual([409, messages.lastAdmin]);
-    const deactivated = await errorOf(() => owner.client.admin.deactivate(owner.user.uid));
+    const deactivated = await errorOf(() => team.owner.client.admin.deactivate(team.owner.user.uid));
     expect([deactivated.status, deactivated.message]).toEqual([403, messages.cannotDeactivateSelf]);
-    const deleted = await errorOf(() => owner.client.account.deleteAccount(owner.password));
+    const deleted = await errorOf(() => team.owner.client.account.deleteAccount(team.owner.password));
     expect([deleted.status, deleted.message]).toEqual([409, messages.lastAdmin]);
-    const members = await owner.client.admin.listMembers({ search: 'Owner' });
-    expect(members.members.find((entry) => entry.id === owner.user.uid)?.role).toBe('admin');
+    const members = await team.owner.client.admin.listMembers({ search: 'Owner' });
+    expect(members.members.find((entry) => entry.id === team.owner.user.uid)?.role).toBe('admin');
   });
 
   it('lets a member not promote themself, and an admin promote and demote others', async () => {
-    expect(await outcome(() => member.client.admin.setRole(member.user.uid, 'admin'))).toBe('403 forbidden');
-    const other = await signUpClient(server.url, 'Promoted');
-    const promoted = await owner.client.admin.setRole(other.user.uid, 'admin');
+    expect(await outcome(() => team.member.client.admin.setRole(team.member.user.uid, 'admin'))).toBe(
+      '403 forbidden',
+    );
+    const other = await signUpClient(team.server.url, 'Promoted');
+    const promoted = await team.owner.client.admin.setRole(other.user.uid, 'admin');
     expect(promoted.role).toBe('admin');
     // The role travels with the session: the new admin may use admin routes at once.
     expect(await outcome(() => other.client.admin.listMembers())).toBe('ok');
@@ -120,12 +102,12 @@ describe('roles', () => {
 
   it('keeps one admin when two admins demote each other at the same moment', async () => {
     for (let round = 0; round < 3; round += 1) {
-      const first = await signUpClient(server.url, `First ${round}`);
-      const second = await signUpClient(server.url, `Second ${round}`);
-      await owner.client.admin.setRole(first.user.uid, 'admin');
-      await owner.client.admin.setRole(second.user.uid, 'admin');
+      const first = await signUpClient(team.server.url, `First ${round}`);
+      const second = await signUpClient(team.server.url, `Second ${round}`);
+      await team.owner.client.admin.setRole(first.user.uid, 'admin');
+      await team.owner.client.admin.setRole(second.user.uid, 'admin');
       // The owner steps down, so these two are the only admins.
-      await owner.client.admin.setRole(owner.user.uid, 'member');
+      await team.owner.client.admin.setRole(team.owner.user.uid, 'member');
       const results = await Promise.all([
         outcome(() => first.client.admin.setRole(second.user.uid, 'member')),
         outcome(() => second.client.admin.setRole(first.user.uid, 'member')),
@@ -139,8 +121,8 @@ describe('roles', () => {
       expect(admins).toHaveLength(1);
       // Back to the owner as the only admin for the next round and the other tests.
       const survivor = results[0] === 'ok' ? first : second;
-      await survivor.client.admin.setRole(owner.user.uid, 'admin');
-      await owner.client.admin.setRole(survivor.user.uid, 'member');
+      await survivor.client.admin.setRole(team.owner.user.uid, 'admin');
+      await team.owner.client.admin.setRole(survivor.user.uid, 'member');
       first.client.close();
       second.client.close();
     }
@@ -149,16 +131,16 @@ describe('roles', () => {
 
 describe('who may sign up', () => {
   it('is open by default, as the spec has it', async () => {
-    expect((await owner.client.access.options()).signupPolicy).toEqual({ mode: 'open', domains: [] });
+    expect((await team.owner.client.access.options()).signupPolicy).toEqual({ mode: 'open', domains: [] });
   });
 
   it('refuses an uninvited signup under invitation only, says why and stores nothing', async () => {
-    await owner.client.admin.setSignupPolicy({ mode: 'invitation', domains: [] });
+    await team.owner.client.admin.setSignupPolicy({ mode: 'invitation', domains: [] });
     try {
-      const blobsBefore = storedBlobFiles(server.dataDir).length;
+      const blobsBefore = storedBlobFiles(team.server.dataDir).length;
       const email = uniqueEmail('uninvited');
       const refused = await errorOf(() =>
-        newClient(server.url).auth.signUp({
+        newClient(team.server.url).auth.signUp({
           email,
           password: 'correct horse battery',
           displayName: 'Uninvited',
@@ -166,24 +148,27 @@ describe('who may sign up', () => {
         }),
       );
       expect([refused.status, refused.message]).toEqual([403, messages.signupInvitationOnly]);
-      expect(storedBlobFiles(server.dataDir)).toHaveLength(blobsBefore);
+      expect(storedBlobFiles(team.server.dataDir)).toHaveLength(blobsBefore);
       const login = await errorOf(() =>
-        newClient(server.url).auth.logIn({ email, password: 'correct horse battery' }),
+        newClient(team.server.url).auth.logIn({ email, password: 'correct horse battery' }),
       );
       expect(login.code).toBe('wrong-credentials');
-      expect((await newClient(server.url).access.options()).signupPolicy.mode).toBe('invitation');
+      expect((await newClient(team.server.url).access.options()).signupPolicy.mode).toBe('invitation');
     } finally {
-      await owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
+      await team.owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
     }
   });
 
   it('admits only the listed email domains under a domain policy', async () => {
-    await owner.client.admin.setSignupPolicy({ mode: 'domains', domains: ['Example.COM', '@team.test'] });
+    await team.owner.client.admin.setSignupPolicy({
+      mode: 'domains',
+      domains: ['Example.COM', '@team.test'],
+    });
     try {
-      expect((await owner.client.admin.signupPolicy()).domains).toEqual(['example.com', 'team.test']);
-      expect(await signUpWith(newClient(server.url), { email: uniqueEmail('inside') })).toBe('ok');
+      expect((await team.owner.client.admin.signupPolicy()).domains).toEqual(['example.com', 'team.test']);
+      expect(await signUpWith(newClient(team.server.url), { email: uniqueEmail('inside') })).toBe('ok');
       const outside = await errorOf(() =>
-        newClient(server.url).auth.signUp({
+        newClient(team.server.url).auth.signUp({
           email: 'someone@elsewhere.org',
           password: 'correct horse battery',
           displayName: 'Outsider',
@@ -192,59 +177,66 @@ describe('who may sign up', () => {
       );
       expect([outside.status, outside.fields?.email]).toEqual([403, messages.signupDomainRefused]);
     } finally {
-      await owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
+      await team.owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
     }
   });
 
   it('refuses a bad policy with the field at fault and keeps the old one', async () => {
-    const bad = await errorOf(() => owner.client.admin.setSignupPolicy({ mode: 'domains', domains: [] }));
+    const bad = await errorOf(() =>
+      team.owner.client.admin.setSignupPolicy({ mode: 'domains', domains: [] }),
+    );
     expect([bad.status, bad.fields?.domains]).toEqual([400, messages.signupDomainsRequired]);
     const notDomain = await errorOf(() =>
-      owner.client.admin.setSignupPolicy({ mode: 'domains', domains: ['not a domain'] }),
+      team.owner.client.admin.setSignupPolicy({ mode: 'domains', domains: ['not a domain'] }),
     );
     expect(notDomain.fields?.domains).toBe(messages.signupDomainInvalid);
-    expect((await owner.client.admin.signupPolicy()).mode).toBe('open');
+    expect((await team.owner.client.admin.signupPolicy()).mode).toBe('open');
   });
 });
 
 describe('invitations', () => {
   it('admits invited people under invitation only, up to its uses, and says when it is used up', async () => {
-    await owner.client.admin.setSignupPolicy({ mode: 'invitation', domains: [] });
+    await team.owner.client.admin.setSignupPolicy({ mode: 'invitation', domains: [] });
     try {
-      const { invitation, url } = await owner.client.admin.createInvitation({ maxUses: 2, expiresInDays: 3 });
+      const { invitation, url } = await team.owner.client.admin.createInvitation({
+        maxUses: 2,
+        expiresInDays: 3,
+      });
       expect(invitation).toMatchObject({ maxUses: 2, uses: 0, status: 'open', email: null });
       expect(url).toMatch(/\/signup\?invitation=/);
       const token = tokenOf(url);
-      expect((await newClient(server.url).access.checkInvitation(token)).email).toBeNull();
+      expect((await newClient(team.server.url).access.checkInvitation(token)).email).toBeNull();
 
-      expect(await signUpWith(newClient(server.url), { invitation: token })).toBe('ok');
-      expect(await signUpWith(newClient(server.url), { invitation: token })).toBe('ok');
-      const third = await errorOf(() => newClient(server.url).access.checkInvitation(token));
+      expect(await signUpWith(newClient(team.server.url), { invitation: token })).toBe('ok');
+      expect(await signUpWith(newClient(team.server.url), { invitation: token })).toBe('ok');
+      const third = await errorOf(() => newClient(team.server.url).access.checkInvitation(token));
       expect([third.status, third.message]).toEqual([410, messages.invitationUsed]);
-      expect(await signUpWith(newClient(server.url), { invitation: token })).toBe('410 gone');
+      expect(await signUpWith(newClient(team.server.url), { invitation: token })).toBe('410 gone');
 
-      const listed = (await owner.client.admin.listInvitations()).find((entry) => entry.id === invitation.id);
+      const listed = (await team.owner.client.admin.listInvitations()).find(
+        (entry) => entry.id === invitation.id,
+      );
       expect(listed).toMatchObject({ uses: 2, status: 'used' });
     } finally {
-      await owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
+      await team.owner.client.admin.setSignupPolicy({ mode: 'open', domains: [] });
     }
   });
 
   it('lets exactly one of two signups racing for a single-use invitation in', async () => {
-    const { url } = await owner.client.admin.createInvitation({ maxUses: 1 });
+    const { url } = await team.owner.client.admin.createInvitation({ maxUses: 1 });
     const results = await Promise.all([
-      signUpWith(newClient(server.url), { invitation: tokenOf(url) }),
-      signUpWith(newClient(server.url), { invitation: tokenOf(url) }),
+      signUpWith(newClient(team.server.url), { invitation: tokenOf(url) }),
+      signUpWith(newClient(team.server.url), { invitation: tokenOf(url) }),
     ]);
     expect(results.sort()).toEqual(['410 gone', 'ok']);
   });
 
   it('binds an invitation to one address when asked', async () => {
     const email = uniqueEmail('bound');
-    const { url } = await owner.client.admin.createInvitation({ email });
-    expect((await newClient(server.url).access.checkInvitation(tokenOf(url))).email).toBe(email);
+    const { url } = await team.owner.client.admin.createInvitation({ email });
+    expect((await newClient(team.server.url).access.checkInvitation(tokenOf(url))).email).toBe(email);
     const other = await errorOf(() =>
-      newClient(server.url).auth.signUp({
+      newClient(team.server.url).auth.signUp({
         email: uniqueEmail('other'),
         password: 'correct horse battery',
         displayName: 'Other',
@@ -254,20 +246,20 @@ describe('invitations', () => {
     );
     expect([other.status, other.message]).toEqual([403, messages.invitationOtherEmail]);
     expect(
-      await signUpWith(newClient(server.url), { email: email.toUpperCase(), invitation: tokenOf(url) }),
+      await signUpWith(newClient(team.server.url), { email: email.toUpperCase(), invitation: tokenOf(url) }),
     ).toBe('ok');
   });
 
   it('says so for a revoked, an expired and an unknown link', async () => {
-    const revoked = await owner.client.admin.createInvitation({});
-    expect((await owner.client.admin.revokeInvitation(revoked.invitation.id)).status).toBe('revoked');
+    const revoked = await team.owner.client.admin.createInvitation({});
+    expect((await team.owner.client.admin.revokeInvitation(revoked.invitation.id)).status).toBe('revoked');
     const revokedCheck = await errorOf(() =>
-      newClient(server.url).access.checkInvitation(tokenOf(revoked.url)),
+      newClient(team.server.url).access.checkInvitation(tokenOf(revoked.url)),
     );
     expect([revokedCheck.status, revokedCheck.message]).toEqual([410, messages.invitationRevoked]);
 
-    const expired = await owner.client.admin.createInvitation({});
-    const database = await openServerDatabase(server);
+    const expired = await team.owner.client.admin.createInvitation({});
+    const database = await openServerDatabase(team.server);
     try {
       await database.db
         .updateTable('invitations')
@@ -278,19 +270,23 @@ describe('invitations', () => {
       await database.close();
     }
     const expiredCheck = await errorOf(() =>
-      newClient(server.url).access.checkInvitation(tokenOf(expired.url)),
+      newClient(team.server.url).access.checkInvitation(tokenOf(expired.url)),
     );
     expect([expiredCheck.status, expiredCheck.message]).toEqual([410, messages.invitationExpired]);
-    expect(await signUpWith(newClient(server.url), { invitation: tokenOf(expired.url) })).toBe('410 gone');
-    const listed = await owner.client.admin.listInvitations();
+    expect(await signUpWith(newClient(team.server.url), { invitation: tokenOf(expired.url) })).toBe(
+      '410 gone',
+    );
+    const listed = await team.owner.client.admin.listInvitations();
     expect(listed.find((entry) => entry.id === expired.invitation.id)?.status).toBe('expired');
 
-    const unknown = await errorOf(() => newClient(server.url).access.checkInvitation('no-such-token'));
+    const unknown = await errorOf(() => newClient(team.server.url).access.checkInvitation('no-such-token'));
     expect([unknown.status, unknown.message]).toEqual([404, messages.invitationInvalid]);
   });
 
   it('refuses bad invitation settings with a message', async () => {
-    const bad = await errorOf(() => owner.client.admin.createInvitation({ maxUses: 0, expiresInDays: 400 }));
+    const bad = await errorOf(() =>
+      team.owner.client.admin.createInvitation({ maxUses: 0, expiresInDays: 400 }),
+    );
     expect(bad.status).toBe(400);
     expect(bad.fields).toMatchObject({
       maxUses: messages.invitationUsesInvalid,
@@ -303,12 +299,12 @@ describe('members', () => {
   it('pages through every member by name with a cursor and finds them by name or email', async () => {
     const tag = Math.random().toString(36).slice(2, 7);
     const made = await Promise.all(
-      Array.from({ length: 7 }, (_, index) => signUpClient(server.url, `Paged ${tag} ${index}`)),
+      Array.from({ length: 7 }, (_, index) => signUpClient(team.server.url, `Paged ${tag} ${index}`)),
     );
     const seen: Member[] = [];
     let after: string | null = null;
     do {
-      const page = await owner.client.admin.listMembers({ search: `paged ${tag}`, after, limit: 3 });
+      const page = await team.owner.client.admin.listMembers({ search: `paged ${tag}`, after, limit: 3 });
       expect(page.members.length).toBeLessThanOrEqual(3);
       seen.push(...page.members);
       after = page.nextCursor;
@@ -317,23 +313,23 @@ describe('members', () => {
     expect(seen[0]).toMatchObject({ email: made[0]?.email, role: 'member', status: 'active', online: true });
     expect(seen[0]?.lastActiveAt).toEqual(expect.any(String));
 
-    const byEmail = await owner.client.admin.listMembers({ search: made[3]?.email ?? '' });
+    const byEmail = await team.owner.client.admin.listMembers({ search: made[3]?.email ?? '' });
     expect(byEmail.members.map((entry) => entry.id)).toEqual([made[3]?.user.uid]);
-    const badCursor = await errorOf(() => owner.client.admin.listMembers({ after: 'garbage' }));
+    const badCursor = await errorOf(() => team.owner.client.admin.listMembers({ after: 'garbage' }));
     expect(badCursor.status).toBe(400);
     for (const entry of made) entry.client.close();
   });
 
   it('deactivates a member: signed out live everywhere, no login, gone from lists, name kept on their work', async () => {
-    const leaving = await signUpClient(server.url, `Leaving ${Math.random().toString(36).slice(2, 6)}`);
+    const leaving = await signUpClient(team.server.url, `Leaving ${Math.random().toString(36).slice(2, 6)}`);
     const project = await leaving.client.projects.create({
       name: 'Left behind',
       details: 'Still here after they go',
       dueDate: tomorrow(),
       category: 'design',
-      assignedUserIds: [leaving.user.uid, member.user.uid],
+      assignedUserIds: [leaving.user.uid, team.member.user.uid],
     });
-    const panel = new LiveRecorder<UserProfile>(member.client, {
+    const panel = new LiveRecorder<UserProfile>(team.member.client, {
       kind: 'query',
       collection: 'users',
       orderBy: { field: 'displayName', direction: 'asc' },
@@ -349,7 +345,7 @@ describe('members', () => {
       }),
     );
 
-    const deactivated = await owner.client.admin.deactivate(leaving.user.uid);
+    const deactivated = await team.owner.client.admin.deactivate(leaving.user.uid);
     expect(deactivated.status).toBe('deactivated');
     await signedOut;
     await panel.until(
@@ -359,16 +355,16 @@ describe('members', () => {
     );
 
     const login = await errorOf(() =>
-      newClient(server.url).auth.logIn({ email: leaving.email, password: leaving.password }),
+      newClient(team.server.url).auth.logIn({ email: leaving.email, password: leaving.password }),
     );
     expect([login.status, login.message]).toEqual([403, messages.accountDeactivated]);
     const wrongPassword = await errorOf(() =>
-      newClient(server.url).auth.logIn({ email: leaving.email, password: 'not the password' }),
+      newClient(team.server.url).auth.logIn({ email: leaving.email, password: 'not the password' }),
     );
     expect(wrongPassword.code).toBe('wrong-credentials');
 
     const assign = await errorOf(() =>
-      member.client.projects.create({
+      team.member.client.projects.create({
         name: 'Assign the gone',
         details: 'x',
         dueDate: tomorrow(),
@@ -378,13 +374,13 @@ describe('members', () => {
     );
     expect(assign.fields?.assignedUserIds).toBe(messages.unknownAssignee);
 
-    const kept = await member.client.projects.get(project.id);
+    const kept = await team.member.client.projects.get(project.id);
     expect(kept.createdBy).toMatchObject({ id: leaving.user.uid, displayName: leaving.user.displayName });
-    const listed = await owner.client.admin.listMembers({ search: leaving.user.displayName });
+    const listed = await team.owner.client.admin.listMembers({ search: leaving.user.displayName });
     expect(listed.members[0]).toMatchObject({ status: 'deactivated', online: false });
 
-    expect((await owner.client.admin.reactivate(leaving.user.uid)).status).toBe('active');
-    const back = newClient(server.url);
+    expect((await team.owner.client.admin.reactivate(leaving.user.uid)).status).toBe('active');
+    const back = newClient(team.server.url);
     expect((await back.auth.logIn({ email: leaving.email, password: leaving.password })).uid).toBe(
       leaving.user.uid,
     );

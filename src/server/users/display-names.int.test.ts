@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../common';
-import { errorOf, newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { errorOf, newClient, signUpClient } from '../../../test/support/clients';
 import { makePng, uniqueEmail } from '../../../test/support/fixtures';
 import { openServerDatabase } from '../../../test/support/test-database';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { useTestTeam } from '../../../test/support/test-team';
+
+const team = useTestTeam({ admin: 'Team Admin', member: 'Straße Crew' });
 
 // docs/decisions/046-members-who-leave.md: no member may go by another member's name, compared after NFKC,
 // case folding and collapsing spaces, so that nobody can pose as the admin.
 
-let server: TestServer;
-let admin: SignedInClient;
-let member: SignedInClient;
-
 const signUpAs = (displayName: string) =>
-  newClient(server.url).auth.signUp({
+  newClient(team.server.url).auth.signUp({
     email: uniqueEmail('lookalike'),
     password: 'correct horse battery',
     displayName,
@@ -22,7 +20,7 @@ const signUpAs = (displayName: string) =>
   });
 
 const accountsNamed = async (displayName: string): Promise<number> => {
-  const database = await openServerDatabase(server);
+  const database = await openServerDatabase(team.server);
   try {
     const rows = await database.db
       .selectFrom('users')
@@ -34,17 +32,6 @@ const accountsNamed = async (displayName: string): Promise<number> => {
     await database.close();
   }
 };
-
-beforeAll(async () => {
-  server = await startTestServer();
-  admin = await signUpClient(server.url, 'Team Admin');
-  member = await signUpClient(server.url, 'Straße Crew');
-});
-afterAll(async () => {
-  admin?.client.close();
-  member?.client.close();
-  await server.stop();
-});
 
 const lookalikes: [string, string][] = [
   ['the same name', 'Team Admin'],
@@ -67,17 +54,19 @@ describe('display names', () => {
   );
 
   it("refuses a profile change to another member's name, and keeps the old one", async () => {
-    const error = await errorOf(() => member.client.account.updateProfile({ displayName: 'TEAM admin' }));
+    const error = await errorOf(() =>
+      team.member.client.account.updateProfile({ displayName: 'TEAM admin' }),
+    );
     expect([error.status, error.message]).toEqual([409, messages.displayNameTaken]);
     expect(error.fields).toEqual({ displayName: messages.displayNameTaken });
     expect(await accountsNamed('Straße Crew')).toBe(1);
   });
 
   it('lets a member write their own name differently, and frees a name once its account is deleted', async () => {
-    expect((await member.client.account.updateProfile({ displayName: 'STRASSE crew' })).displayName).toBe(
-      'STRASSE crew',
-    );
-    const leaving = await signUpClient(server.url, 'Short Stay');
+    expect(
+      (await team.member.client.account.updateProfile({ displayName: 'STRASSE crew' })).displayName,
+    ).toBe('STRASSE crew');
+    const leaving = await signUpClient(team.server.url, 'Short Stay');
     await leaving.client.account.deleteAccount(leaving.password);
     expect((await signUpAs('short stay')).displayName).toBe('short stay');
   });
