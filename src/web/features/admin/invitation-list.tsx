@@ -5,6 +5,9 @@ import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { absoluteTime, formatDate } from '../../lib/time-format';
+import { AdminTable } from './admin-table';
+
+const INVITATION_COLUMNS = ['For', 'Status', 'Uses', 'Expires', 'Created by', 'Actions'];
 
 const STATUS_LABELS: Record<InvitationStatus, string> = {
   open: 'Open',
@@ -52,52 +55,37 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
       {invitations && invitations.length === 0 && <p>No invitations yet.</p>}
       <ActionOutcome error={error} status={status} />
       {invitations && invitations.length > 0 && (
-        <div className="table-scroll" role="region" aria-labelledby="invitations-caption" tabIndex={0}>
-          <table className="admin-table">
-            <caption id="invitations-caption">All invitations, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">For</th>
-                <th scope="col">Status</th>
-                <th scope="col">Uses</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((invitation) => (
-                <tr key={invitation.id}>
-                  <th scope="row">{invitation.email ?? 'Anyone'}</th>
-                  <td>
-                    <span className={`invitation-status invitation-${invitation.status}`}>
-                      {STATUS_LABELS[invitation.status]}
-                    </span>
-                  </td>
-                  <td>{`${invitation.uses} of ${invitation.maxUses}`}</td>
-                  <td>
-                    <time dateTime={invitation.expiresAt} title={absoluteTime(invitation.expiresAt)}>
-                      {formatDate(invitation.expiresAt)}
-                    </time>
-                  </td>
-                  <td>{invitation.createdBy.displayName}</td>
-                  <td>
-                    {invitation.status === 'open' && (
-                      <button
-                        className="btn btn-small"
-                        type="button"
-                        aria-disabled={pending !== null || undefined}
-                        onClick={() => void revoke(invitation)}
-                      >
-                        {pending === invitation.id ? 'Revoking...' : 'Revoke'}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable id="invitations" caption="All invitations, newest first" columns={INVITATION_COLUMNS}>
+          {invitations.map((invitation) => (
+            <tr key={invitation.id}>
+              <th scope="row">{invitation.email ?? 'Anyone'}</th>
+              <td>
+                <span className={`invitation-status invitation-${invitation.status}`}>
+                  {STATUS_LABELS[invitation.status]}
+                </span>
+              </td>
+              <td>{`${invitation.uses} of ${invitation.maxUses}`}</td>
+              <td>
+                <time dateTime={invitation.expiresAt} title={absoluteTime(invitation.expiresAt)}>
+                  {formatDate(invitation.expiresAt)}
+                </time>
+              </td>
+              <td>{invitation.createdBy.displayName}</td>
+              <td>
+                {invitation.status === 'open' && (
+                  <button
+                    className="btn btn-small"
+                    type="button"
+                    aria-disabled={pending !== null || undefined}
+                    onClick={() => void revoke(invitation)}
+                  >
+                    {pending === invitation.id ? 'Revoking...' : 'Revoke'}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { formatDate } from '../../lib/time-format';
+import { AdminTable } from './admin-table';
 import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
 import './admin.css';
@@ -14,6 +15,8 @@ import { ActionOutcome } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
+
+const MEMBER_COLUMNS = ['Name', 'Email', 'Role', 'Online', 'Last active', 'Status', 'Actions'];
 
 /** The server is asked once typing pauses this long, not on every keystroke. */
 const SEARCH_DELAY_MS = 250;
@@ -123,33 +126,22 @@ export function MembersPage() {
       {list.isPending && <p className="loading">{messages.loading}</p>}
       {members && members.length === 0 && <p>No members match this search.</p>}
       {members && members.length > 0 && (
-        <div className="table-scroll" role="region" aria-labelledby="members-caption" tabIndex={0}>
-          <table className="admin-table">
-            <caption id="members-caption">{search ? `Members matching "${search}"` : 'All members'}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Online</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody ref={tbodyRef}>
-              {members.map((member) => (
-                <MemberRow
-                  key={member.id}
-                  member={member}
-                  isSelf={member.id === user?.uid}
-                  pending={pending?.id === member.id ? pending.action : null}
-                  onAction={(row, action) => void act(row, action)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          id="members"
+          caption={search ? `Members matching "${search}"` : 'All members'}
+          columns={MEMBER_COLUMNS}
+          bodyRef={tbodyRef}
+        >
+          {members.map((member) => (
+            <MemberRow
+              key={member.id}
+              member={member}
+              isSelf={member.id === user?.uid}
+              pending={pending?.id === member.id ? pending.action : null}
+              onAction={(row, action) => void act(row, action)}
+            />
+          ))}
+        </AdminTable>
       )}
       {list.hasMore && (
         <ShowMoreButton className="admin-more" loading={list.loadingMore} onShowMore={list.showMore} />

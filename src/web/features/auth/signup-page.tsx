@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { SignupFieldsSchema, messages } from '../../../common';
 import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
+import { ThumbnailPreview } from '../../components/thumbnail-preview';
 import { CredentialFields } from './credential-fields';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -117,15 +118,7 @@ export function SignupPage() {
         {...form.fieldError('thumbnail')}
         onChange={(event) => void thumbnail.onChange(event)}
       />
-      {thumbnail.previewUrl && (
-        <img
-          className="thumbnail-preview"
-          src={thumbnail.previewUrl}
-          alt="Profile thumbnail preview"
-          width={80}
-          height={80}
-        />
-      )}
+      <ThumbnailPreview url={thumbnail.previewUrl} alt="Profile thumbnail preview" />
       {uploadProgress !== null && (
         <div className="upload-progress">
           <label htmlFor="signup-upload-progress">Uploading profile thumbnail</label>

@@ -3,6 +3,7 @@ import { DisplayNameSchema, type AuthUser, type FieldErrors } from '../../../com
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { ThumbnailPreview } from '../../components/thumbnail-preview';
 import { useFormAction, type Checked } from '../../hooks/use-form-action';
 import { useThumbnailPick } from '../../hooks/use-thumbnail-pick';
 import { dojo } from '../../lib/dojo-client';
@@ -89,15 +90,7 @@ export function ProfileForm({ user }: { user: AuthUser }) {
             void thumbnail.onChange(event);
           }}
         />
-        {thumbnail.previewUrl && (
-          <img
-            className="thumbnail-preview"
-            src={thumbnail.previewUrl}
-            alt="New avatar preview"
-            width={80}
-            height={80}
-          />
-        )}
+        <ThumbnailPreview url={thumbnail.previewUrl} alt="New avatar preview" />
         <SubmitButton pending={form.isPending}>{form.isPending ? 'Saving...' : 'Save profile'}</SubmitButton>
         <FormAlert lines={form.alert} />
         <div className="form-status" role="status">
