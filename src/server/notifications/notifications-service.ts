@@ -56,10 +56,7 @@ export const INLINE_RECIPIENTS_MAX = 100;
  * (the first draft naming them wins, e.g. a mention over 'commented'). Few recipients are written at once;
  * many are queued as one job, so the action's answer does not wait for a thousand rows.
  */
-async function notifyWithin(
-  trx: Kysely<Database>,
-  drafts: readonly NotificationDraft[],
-): Promise<Notified> {
+async function notifyWithin(trx: Kysely<Database>, drafts: readonly NotificationDraft[]): Promise<Notified> {
   const recipients = recipientsOf(drafts);
   if (recipients.size === 0) return { changes: [], queued: false };
   if (recipients.size > INLINE_RECIPIENTS_MAX) {
@@ -172,18 +169,13 @@ export class NotificationsService {
   }
 
   async unreadCount(userId: string): Promise<NotificationUnreadCount> {
-    return {
-      id: userId,
-      userId,
-      unread: true,
-      count: await countUnread(this.deps.db, userId, UNREAD_COUNT_CAP),
-    };
+    return unreadCountOf(userId, await countUnread(this.deps.db, userId, UNREAD_COUNT_CAP));
   }
 
   /** The unread counts of many members with one read, in the order asked (1,000 bells after one comment). */
   async unreadCounts(userIds: string[]): Promise<NotificationUnreadCount[]> {
     const counts = await countUnreadOf(this.deps.db, [...new Set(userIds)], UNREAD_COUNT_CAP);
-    return userIds.map((userId) => ({ id: userId, userId, unread: true, count: counts.get(userId) ?? 0 }));
+    return userIds.map((userId) => unreadCountOf(userId, counts.get(userId) ?? 0));
   }
 
   async markRead(viewer: Viewer, id: string): Promise<void> {
@@ -223,6 +215,14 @@ export class NotificationsService {
     return this.preferences(viewer);
   }
 }
+
+/** A member's bell: its id is the member's, and it carries the `unread` field its live query filters on. */
+const unreadCountOf = (userId: string, count: number): NotificationUnreadCount => ({
+  id: userId,
+  userId,
+  unread: true,
+  count,
+});
 
 const withoutSeq = ({ seq: _seq, ...notification }: Notification & { seq: number }): Notification =>
   notification;

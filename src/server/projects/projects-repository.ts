@@ -361,10 +361,13 @@ async function presentCompletedProjects(
     return {
       ...project,
       completedAt: row?.completed_at ?? '',
-      completedBy: completers.get(completedBy) ?? { id: completedBy, displayName: '', photoURL: '' },
+      completedBy: completers.get(completedBy) ?? unknownUser(completedBy),
     };
   });
 }
+
+/** A user whose row is gone, as a project still names them (the page SQLite writes does the same). */
+const unknownUser = (id: string): UserRef => ({ id, displayName: '', photoURL: '' });
 
 const userRefsOf = async (db: Kysely<Database>, ids: string[]): Promise<UserRef[]> =>
   ids.length === 0
@@ -418,7 +421,7 @@ async function presentProjects(db: Kysely<Database>, rows: ProjectRow[]): Promis
     return presentProject(row, {
       assignedUsersList,
       assignedUserIds,
-      createdBy: usersById.get(row.created_by) ?? { id: row.created_by, displayName: '', photoURL: '' },
+      createdBy: usersById.get(row.created_by) ?? unknownUser(row.created_by),
     });
   });
 }
