@@ -1,13 +1,13 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 
 /** A value read, and the key it answers. */
-export interface ReadValue<T> {
+interface ReadValue<T> {
   key: string;
   value: T;
 }
 
 /** Why a read failed, and the key it was for. */
-export interface ReadFailure {
+interface ReadFailure {
   key: string;
   error: unknown;
 }
