@@ -8,7 +8,7 @@ import {
   type NotificationRow,
 } from '../notifications/notifications-repository';
 import { listAssignableUserRefs } from '../users/users-repository';
-import { PROJECT_FIELDS, presentProject, type ProjectPeople } from './project-presenter';
+import { presentProject, type ProjectColumns, type ProjectPeople } from './project-presenter';
 
 type ProjectRow = Selectable<ProjectsTable>;
 
@@ -110,10 +110,13 @@ export async function queryProjectsPageJson(
           json_object('id', p.created_by, 'displayName', '', 'photoURL', '')
         )`,
   };
-  const fields = Object.entries(PROJECT_FIELDS).map(
-    ([field, source]) =>
-      sql`${sql.lit(field)}, ${source === 'people' ? people[field as keyof ProjectPeople] : sql.ref(`p.${source}`)}`,
-  );
+  // The presenter moves values without changing them: given each column's SQL, it answers each field's.
+  const columns = new Proxy({} as ProjectColumns, { get: (_row, column: string) => sql.ref(`p.${column}`) });
+  const fieldSql = presentProject(columns, people as unknown as ProjectPeople) as unknown as Record<
+    keyof Project,
+    RawBuilder<unknown>
+  >;
+  const fields = Object.entries(fieldSql).map(([field, expression]) => sql`${sql.lit(field)}, ${expression}`);
   const row = await db
     .selectFrom(page.as('p'))
     .select([
