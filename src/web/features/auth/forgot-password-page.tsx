@@ -6,8 +6,7 @@ import { FormAlert, SubmitButton } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
-import './auth-form.css';
-import { PageTitle } from '../../components/page-title';
+import { AuthForm } from './auth-form';
 
 const FIELDS = { email: 'forgot-email' };
 
@@ -27,15 +26,7 @@ export function ForgotPasswordPage() {
   });
 
   return (
-    <form
-      className="auth-form"
-      onSubmit={(event) => form.submit(event, { email })}
-      noValidate
-      aria-labelledby="forgot-heading"
-    >
-      <PageTitle id="forgot-heading" className="auth-title">
-        forgot password
-      </PageTitle>
+    <AuthForm name="forgot" title="forgot password" onSubmit={(event) => form.submit(event, { email })}>
       <p>Enter the email address of your account and we will email you a link to set a new password.</p>
       <Field
         id={FIELDS.email}
@@ -55,6 +46,6 @@ export function ForgotPasswordPage() {
       <p className="auth-links">
         <Link to={CLIENT_ROUTES.login}>Back to login</Link>
       </p>
-    </form>
+    </AuthForm>
   );
 }

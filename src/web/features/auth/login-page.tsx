@@ -7,8 +7,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useAuthOptions } from './use-auth-options';
 import { useLogin } from './use-login';
-import './auth-form.css';
-import { PageTitle } from '../../components/page-title';
+import { AuthForm } from './auth-form';
 
 const FIELDS = { email: 'login-email', password: 'login-password' };
 
@@ -26,17 +25,7 @@ export function LoginPage() {
   });
 
   return (
-    // Our own messages (from common) replace the browser's validation bubbles; `required` still tells
-    // assistive technology which fields are needed.
-    <form
-      className="auth-form"
-      onSubmit={(event) => form.submit(event, { email, password })}
-      noValidate
-      aria-labelledby="login-heading"
-    >
-      <PageTitle id="login-heading" className="auth-title">
-        login
-      </PageTitle>
+    <AuthForm name="login" title="login" onSubmit={(event) => form.submit(event, { email, password })}>
       <CredentialFields
         ids={FIELDS}
         email={[email, setEmail]}
@@ -51,6 +40,6 @@ export function LoginPage() {
           <Link to={CLIENT_ROUTES.forgotPassword}>Forgot password?</Link>
         </p>
       )}
-    </form>
+    </AuthForm>
   );
 }

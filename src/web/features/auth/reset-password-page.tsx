@@ -9,8 +9,7 @@ import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
-import './auth-form.css';
-import { PageTitle } from '../../components/page-title';
+import { AuthForm } from './auth-form';
 
 const FIELDS = { password: 'reset-password' };
 
@@ -45,15 +44,11 @@ export function ResetPasswordPage() {
   });
 
   return (
-    <form
-      className="auth-form"
+    <AuthForm
+      name="reset"
+      title="set a new password"
       onSubmit={(event) => form.submit(event, { token, password })}
-      noValidate
-      aria-labelledby="reset-heading"
     >
-      <PageTitle id="reset-heading" className="auth-title">
-        set a new password
-      </PageTitle>
       {link.status === 'checking' && <p className="loading">{messages.loading}</p>}
       {link.status === 'invalid' && (
         <>
@@ -86,6 +81,6 @@ export function ResetPasswordPage() {
           </p>
         )}
       </div>
-    </form>
+    </AuthForm>
   );
 }

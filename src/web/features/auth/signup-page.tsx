@@ -13,8 +13,7 @@ import { checkThumbnailFile } from '../../lib/thumbnail-file';
 import { useAuthOptions } from './use-auth-options';
 import { useInvitation } from './use-invitation';
 import { useSignup } from './use-signup';
-import './auth-form.css';
-import { PageTitle } from '../../components/page-title';
+import { AuthForm } from './auth-form';
 
 const FIELDS = {
   email: 'signup-email',
@@ -68,15 +67,11 @@ export function SignupPage() {
   const email = invitedEmail ?? typedEmail;
 
   return (
-    <form
-      className="auth-form"
+    <AuthForm
+      name="signup"
+      title="sign up"
       onSubmit={(event) => form.submit(event, { email, password, displayName, thumbnail: thumbnail.file })}
-      noValidate
-      aria-labelledby="signup-heading"
     >
-      <PageTitle id="signup-heading" className="auth-title">
-        sign up
-      </PageTitle>
       {invitation.status === 'checking' && <p className="loading">Checking your invitation...</p>}
       {invitation.status === 'valid' && (
         <p className="auth-note" role="status">
@@ -129,6 +124,6 @@ export function SignupPage() {
       )}
       <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Sign up'}</SubmitButton>
       <FormAlert lines={form.alert} />
-    </form>
+    </AuthForm>
   );
 }
