@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatCalendarDay, type CompletedProject } from '../../../common';
+import { BusyButton } from '../../components/busy-button';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 import { categoryLabel } from './project-form';
 
@@ -72,31 +73,26 @@ export function CompletedProjectItem({
         </p>
         {canManage && !confirming && (
           <div className="completed-actions">
-            <button
+            <BusyButton
               className="btn"
-              type="button"
               aria-describedby={nameId}
-              aria-disabled={busy || undefined}
-              onClick={() => {
-                if (!busy) onReopen(project);
-              }}
+              busy={busy}
+              onClick={() => onReopen(project)}
             >
               {pending === 'reopen' ? 'Reopening...' : 'Reopen'}
-            </button>
-            <button
+            </BusyButton>
+            <BusyButton
               ref={deleteRef}
               className="btn btn-danger"
-              type="button"
               aria-describedby={nameId}
-              aria-disabled={busy || undefined}
+              busy={busy}
               onClick={() => {
-                if (busy) return;
                 focusAfter.current = 'cancel';
                 setConfirming(true);
               }}
             >
               Delete permanently
-            </button>
+            </BusyButton>
           </div>
         )}
         {canManage && confirming && (
@@ -119,16 +115,9 @@ export function CompletedProjectItem({
               The project and all its comments will be gone for good. This cannot be undone.
             </p>
             <div className="completed-actions">
-              <button
-                className="btn btn-danger"
-                type="button"
-                aria-disabled={busy || undefined}
-                onClick={() => {
-                  if (!busy) onDelete(project);
-                }}
-              >
+              <BusyButton className="btn btn-danger" busy={busy} onClick={() => onDelete(project)}>
                 {pending === 'delete' ? 'Deleting...' : 'Yes, delete for good'}
-              </button>
+              </BusyButton>
               <button ref={cancelRef} className="btn" type="button" onClick={cancel}>
                 Cancel
               </button>

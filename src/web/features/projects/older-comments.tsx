@@ -1,4 +1,5 @@
 import { messages } from '../../../common';
+import { BusyButton } from '../../components/busy-button';
 import { ErrorAlert } from '../../components/error-alert';
 
 /**
@@ -17,16 +18,9 @@ export function OlderComments({
 }) {
   return (
     <div className="comments-older">
-      <button
-        className="btn comments-older-button"
-        type="button"
-        aria-disabled={loading || undefined}
-        onClick={() => {
-          if (!loading) onLoad();
-        }}
-      >
+      <BusyButton className="btn comments-older-button" busy={loading} onClick={onLoad}>
         {loading ? messages.loadingOlderComments : messages.showOlderComments}
-      </button>
+      </BusyButton>
       <ErrorAlert message={error} />
     </div>
   );

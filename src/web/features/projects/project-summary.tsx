@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { formatCalendarDay, type Project } from '../../../common';
 import { AvatarList } from '../../components/avatar-list';
+import { BusyButton } from '../../components/busy-button';
 import { DueStatus } from '../../components/due-status';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
@@ -43,18 +44,10 @@ export function ProjectSummary({
               Edit
             </Link>
           )}
-          {/* While the answer is awaited it stays focusable (aria-disabled), so focus is not dropped to the page. */}
           {onComplete && (
-            <button
-              className="btn project-complete"
-              type="button"
-              aria-disabled={isCompleting || undefined}
-              onClick={() => {
-                if (!isCompleting) onComplete();
-              }}
-            >
+            <BusyButton className="btn project-complete" busy={isCompleting} onClick={onComplete}>
               Mark as Complete
-            </button>
+            </BusyButton>
           )}
         </div>
       )}
