@@ -1,3 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '../core/logger';
+import type { ChangeBus } from '../db/change-bus';
+import type { Database } from '../db/schema';
+
+/** What a service that keeps rows fresh on an instance is built from (presence, who is looking). */
+export interface FreshRowsDeps {
+  db: Kysely<Database>;
+  changes: ChangeBus;
+  instanceId: string;
+  graceMs: number;
+  log: Logger;
+}
+
 /**
  * The rhythm of rows an instance keeps fresh while something lasts on it: a connected session (presence,
  * docs/decisions/005-presence.md) or an open project (docs/decisions/027-mentions-and-who-is-looking.md).

@@ -1,7 +1,4 @@
-import type { Logger } from '../core/logger';
-import type { Kysely } from 'kysely';
 import type { Viewer } from '../core/viewer';
-import type { Database } from '../db/schema';
 import { nowIso } from '../core/time';
 import {
   deleteLivePresenceOfSession,
@@ -13,9 +10,9 @@ import {
   touchLivePresence,
   upsertLivePresence,
 } from './presence-repository';
-import type { Change, ChangeBus } from '../db/change-bus';
+import type { Change } from '../db/change-bus';
 import { UnitOfWork } from '../db/unit-of-work';
-import { FreshRows } from '../live/fresh-rows';
+import { FreshRows, type FreshRowsDeps } from '../live/fresh-rows';
 
 /**
  * Presence beyond the spec (docs/product-spec.md#flaw-6): a user is online while at least one of their tabs holds
@@ -29,15 +26,7 @@ export class PresenceService {
   private readonly rows: FreshRows;
   private readonly writes: UnitOfWork;
 
-  constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      changes: ChangeBus;
-      instanceId: string;
-      graceMs: number;
-      log: Logger;
-    },
-  ) {
+  constructor(private readonly deps: FreshRowsDeps) {
     this.rows = new FreshRows(deps.graceMs);
     this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
   }

@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
 import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '../../common';
 import type { Viewer } from '../core/viewer';
-import type { Database } from '../db/schema';
-import type { Change, ChangeBus } from '../db/change-bus';
+import type { Change } from '../db/change-bus';
 import { UnitOfWork } from '../db/unit-of-work';
-import { FreshRows } from '../live/fresh-rows';
+import { FreshRows, type FreshRowsDeps } from '../live/fresh-rows';
 import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
-import type { Logger } from '../core/logger';
 import { nowIso } from '../core/time';
 import {
   deleteViewing,
@@ -46,15 +43,7 @@ export class ProjectViewersService {
   private readonly rows: FreshRows;
   private readonly writes: UnitOfWork;
 
-  constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      changes: ChangeBus;
-      instanceId: string;
-      graceMs: number;
-      log: Logger;
-    },
-  ) {
+  constructor(private readonly deps: FreshRowsDeps) {
     this.rows = new FreshRows(deps.graceMs);
     this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
   }
