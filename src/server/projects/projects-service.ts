@@ -167,6 +167,7 @@ export class ProjectsService {
     const byId = new Map(assignees.map((user) => [user.id, user]));
     const assignedUsersList = input.assignedUserIds.flatMap((userId) => byId.get(userId) ?? []);
     return presentProject(
+      // A new project is at its column's first version.
       { ...row, version: 1 },
       {
         assignedUsersList,
