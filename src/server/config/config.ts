@@ -291,7 +291,7 @@ export interface S3StorageConfig {
   accessKeyId: string;
   secretAccessKey: string;
   forcePathStyle: boolean;
-  /** Empty or ending in '/'. */
+  /** Empty or ending in '/'; prepended to every key, so one bucket can hold several installs or other data. */
   keyPrefix: string;
 }
 

@@ -1,5 +1,6 @@
 import { UPLOAD_ID_PATTERN } from '../../../common';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { PassingBytes } from './passing-bytes';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -45,24 +46,14 @@ export class LocalDiskBlobStore implements BlobStore {
   ) {
     const key = newBlobKey();
     const temp = path.join(this.tempDir, `${key}.part`);
-    const headBytes = options.headBytes ?? 0;
-    const hash = createHash('md5');
-    const heads: Buffer[] = [];
-    let headLength = 0;
-    let size = 0;
+    const bytes = new PassingBytes(options.headBytes);
     const handle = await fsp.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       try {
         for await (const chunk of source) {
           if (chunk.byteLength === 0) continue;
-          if (headLength < headBytes) {
-            const take = Buffer.from(chunk.subarray(0, headBytes - headLength));
-            heads.push(take);
-            headLength += take.length;
-          }
-          hash.update(chunk);
-          await writeFully(handle, chunk, size);
-          size += chunk.byteLength;
+          await writeFully(handle, chunk, bytes.size);
+          bytes.see(chunk);
         }
         await handle.sync();
       } finally {
@@ -78,7 +69,7 @@ export class LocalDiskBlobStore implements BlobStore {
       await fsp.rm(temp, { force: true });
       throw error;
     }
-    return { key, size, md5Base64: hash.digest('base64'), head: Buffer.concat(heads) };
+    return bytes.result(key);
   }
 
   read(key: string, range?: { start: number; end: number }): Readable {

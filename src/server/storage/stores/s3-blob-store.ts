@@ -24,6 +24,8 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
+import type { S3StorageConfig } from '../../config/config';
+import { PassingBytes } from './passing-bytes';
 import { PassThrough, Readable } from 'node:stream';
 import type { BlobStore, PartWrite, StoredBlob, StoredEntry } from './blob-store';
 import { ReadAhead } from '../../core/byte-streams';
@@ -45,17 +47,6 @@ import {
   type UploadSession,
 } from '../uploads/s3-upload-session';
 
-export interface S3BlobStoreOptions {
-  endpoint: string | undefined;
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-  /** Prepended to every key (e.g. `dojo/`), so one bucket can hold several installs or other data. */
-  keyPrefix: string;
-}
-
 /**
  * Bytes sent in one request: the size of a multipart part and of a resumable upload's segment. At least
  * S3's 5 MiB part minimum; memory per write in flight is about two of them (one sending, one filling).
@@ -74,7 +65,7 @@ export class S3BlobStore implements BlobStore {
   private readonly sessions = new RecentMap<UploadSession>(MAX_TRACKED_UPLOADS);
   private readonly partHashes = new UploadHashes();
 
-  constructor(options: S3BlobStoreOptions) {
+  constructor(options: S3StorageConfig) {
     this.client = new S3Client({
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       region: options.region,
@@ -118,11 +109,7 @@ export class S3BlobStore implements BlobStore {
   ): Promise<StoredBlob & { head: Buffer }> {
     const key = newBlobKey();
     const objectKey = this.blobKey(key);
-    const headBytes = options.headBytes ?? 0;
-    const hash = createHash('md5');
-    const heads: Buffer[] = [];
-    let headLength = 0;
-    let size = 0;
+    const bytes = new PassingBytes(options.headBytes);
     let multipartId: string | undefined;
     const parts: CompletedPart[] = [];
     let creating: Promise<string | undefined> | undefined;
@@ -150,13 +137,7 @@ export class S3BlobStore implements BlobStore {
     try {
       for await (const chunk of source) {
         if (chunk.byteLength === 0) continue;
-        if (headLength < headBytes) {
-          const take = Buffer.from(chunk.subarray(0, headBytes - headLength));
-          heads.push(take);
-          headLength += take.length;
-        }
-        hash.update(chunk);
-        size += chunk.byteLength;
+        bytes.see(chunk);
         await segments.add(chunk);
       }
       const last = segments.takeRest();
@@ -171,7 +152,7 @@ export class S3BlobStore implements BlobStore {
           }),
         );
       } else {
-        if (last.length > 0) await sendPart(last, size - last.length);
+        if (last.length > 0) await sendPart(last, bytes.size - last.length);
         parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
         await this.client.send(
           new CompleteMultipartUploadCommand({
@@ -193,7 +174,7 @@ export class S3BlobStore implements BlobStore {
       }
       throw error;
     }
-    return { key, size, md5Base64: hash.digest('base64'), head: Buffer.concat(heads) };
+    return bytes.result(key);
   }
 
   read(key: string, range?: { start: number; end: number }): Readable {
