@@ -359,7 +359,7 @@ function registerApiRoutes(
   services: Services,
 ): void {
   const { auth, viewers, users, projects, storage, resumableUploads, appCheck } = services;
-  // Built at the first request: converting every route's zod schemas to JSON Schema costs ≈ 2 MiB of an
+  // Built at the first request: converting every route's zod schemas to JSON Schema costs the memory of an
   // idle server that nobody asked for the document (docs/decisions/030-idle-footprint-cuts.md).
   const buildOpenApi = () =>
     buildOpenApiDocument(

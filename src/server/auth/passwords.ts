@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt with N=2^15, r=8, p=1: OWASP's recommended minimum; ~30 ms and 32 MiB per hash here.
+// scrypt with N=2^15, r=8, p=1: OWASP's recommended minimum (its memory cost is 128 · N · r bytes per hash).
 const PARAMS = { N: 32_768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;

@@ -3,7 +3,7 @@ export const nowIso = (): string => new Date().toISOString();
 
 /**
  * The calendar day (YYYY-MM-DD) and hour (0-23) of `time` in the IANA zone `timeZone`. UTC, the default
- * zone, is computed without Intl: formatting with a time zone loads ICU's data, ≈ 6 MiB of the `node`
+ * zone, is computed without Intl: formatting with a time zone loads ICU's data, megabytes of the `node`
  * binary's pages that an idle server would otherwise keep resident (docs/decisions/030-idle-footprint-cuts.md).
  */
 export function zonedDayAndHour(time: Date, timeZone: string): { day: string; hour: number } {

@@ -151,7 +151,7 @@ async function openPostgres(url: string, log: DatabaseLog): Promise<DatabaseHand
     max: 10,
     // Kept open when idle (the others close after 10 s): a write after a quiet spell, the usual pace of
     // a team's dashboard, would otherwise pay a new connection and a new backend's cold caches first
-    // (≈ 5 ms and ≈ 4 ms on the bench machine; docs/decisions/033-list-json-and-one-sync-per-write.md).
+    // (docs/decisions/033-list-json-and-one-sync-per-write.md).
     min: 2,
     types: numericInt8Types(pg),
   });

@@ -14,7 +14,7 @@ export interface CachingSqliteDatabase extends SqliteDatabase {
 
 /**
  * Wraps a better-sqlite3 connection for `SqliteDialect` so statements are prepared once per SQL text:
- * Kysely's `SqliteDriver` calls `prepare` for every query, ≈ 45 % of its time in a create.
+ * Kysely's `SqliteDriver` calls `prepare` for every query, a large share of a create's time.
  *
  * A better-sqlite3 statement is reusable once a call returns, but not while an `iterate()` on it is open
  * (Kysely's `stream()`): then `busy` is set and this use gets a fresh, uncached statement instead.

@@ -68,7 +68,7 @@ export interface WalCheckpointerOptions {
   /**
    * Run the worker only while there are writes: it starts at the first `wake()` and retires (after one
    * last checkpoint) once `idleMs` pass without one; the next `wake()` starts it again. Unset: it runs
-   * from the start until `stop()`. A thread is ≈ 12 MiB of RSS that an idle server need not hold
+   * from the start until `stop()`. A thread's stack and arena are resident memory an idle server need not hold
    * (docs/decisions/028-idle-footprint-and-fan-out.md).
    */
   onDemand?: { idleMs: number };

@@ -3,8 +3,8 @@ import fsp from 'node:fs/promises';
 /**
  * Group commit for SQLite in WAL mode: makes every commit made so far durable with one `fdatasync` of the
  * WAL, run on libuv's thread pool. With `synchronous = FULL` SQLite syncs the WAL inside each commit, on
- * the event loop (better-sqlite3 is synchronous): every write stalled every request for one disk flush
- * (p50 4.5 ms, p99 16 ms on the test VM). Here the commit only writes the WAL (`synchronous = NORMAL`) and
+ * the event loop (better-sqlite3 is synchronous): every write stalled every request for one disk flush.
+ * Here the commit only writes the WAL (`synchronous = NORMAL`) and
  * the answer waits for the next sync; concurrent writers share one (docs/decisions/014-durability.md).
  */
 export class WalSync {

@@ -5,8 +5,8 @@ const GRAIN_MS = 1000;
 
 /**
  * Many items' deadlines on one timer. The live hub closes each socket when its session or id token runs
- * out; a timer per socket cost ≈ 230 bytes of heap each (the Timeout, its closure and that closure's
- * context), ≈ 2 MiB at 10,000 idle tabs. Items are grouped by the second their deadline falls in, and `onDue`
+ * out; a timer per socket costs heap for each (the Timeout, its closure and that closure's context),
+ * which adds up with many idle tabs. Items are grouped by the second their deadline falls in, and `onDue`
  * runs for each at the end of that second at the latest, never before its deadline.
  */
 export class Deadlines<T> {

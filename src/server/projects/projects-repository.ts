@@ -87,7 +87,7 @@ const userRefJson = (alias: string) =>
  *
  * The arrays are aggregated in scan order: each comes from a subquery ordered by `position` (and the page
  * by the order asked), which SQLite runs as an ordered co-routine. An aggregate `ORDER BY` gives the same
- * result with a sorter per project, ≈ 30 % slower; the test above pins the order.
+ * result with a sorter per project, which is slower; the test above pins the order.
  */
 export async function queryProjectsPageJson(
   db: Kysely<Database>,
