@@ -91,7 +91,8 @@ export const FOOTPRINT_BREAKDOWN: string[] = [
   '|---|---|---|',
   '| one timer for every live socket’s deadline; node’s cleared idle timer dropped on upgrade | −4.7 MiB of ' +
     'JS heap at 10,000 sockets (58.4 → 53.8 MiB) | a `Timeout`, closure and context per socket for its ' +
-    'session expiry, and the HTTP idle timer `ws` turns off but node keeps |',
+    'session expiry, and the HTTP idle timer `ws` turns off but node keeps (that drop was removed again by ' +
+    'decision 059) |',
   '| the quiet release compacts the heap once | old space back to what is in use (a burst left 66 MiB ' +
     'committed for 50 MiB of objects) | V8’s own full GCs leave pages three quarters full; compacting on ' +
     'every full GC instead cost the 10,000-tab fan-out p99 (290 against 247 ms) |',
