@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
   COMMENT_MAX_LENGTH,
@@ -8,36 +8,27 @@ import {
   type LiveServerMessage,
   type Project,
 } from '../../common';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { useTestTeam } from '../../../test/support/test-team';
+import { tomorrow } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 
-let server: TestServer;
-let mario: SignedInClient;
-let luigi: SignedInClient;
+const team = useTestTeam({ mario: 'mario', luigi: 'luigi' });
+
 let marioCookie: string;
 let luigiCookie: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  mario = await signUpClient(server.url, 'mario');
-  luigi = await signUpClient(server.url, 'luigi');
-  marioCookie = mario.client.transport.cookieHeader() ?? '';
-  luigiCookie = luigi.client.transport.cookieHeader() ?? '';
-});
-afterAll(async () => {
-  mario.client.close();
-  luigi.client.close();
-  await server.stop();
+beforeAll(() => {
+  marioCookie = team.mario.client.transport.cookieHeader() ?? '';
+  luigiCookie = team.luigi.client.transport.cookieHeader() ?? '';
 });
 
 const newProject = (name: string): Promise<Project> =>
-  mario.client.projects.create({
+  team.mario.client.projects.create({
     name,
     details: 'Comments that change.',
     dueDate: tomorrow(),
     category: 'design',
-    assignedUserIds: [mario.user.uid],
+    assignedUserIds: [team.mario.user.uid],
   });
 
 async function send(
@@ -46,11 +37,11 @@ async function send(
   cookie: string,
   body?: unknown,
 ): Promise<{ status: number; body: Record<string, unknown> | null }> {
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await fetch(`${team.server.url}${path}`, {
     method,
     headers: {
       cookie,
-      origin: server.url,
+      origin: team.server.url,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -63,35 +54,35 @@ const commentPath = (projectId: string, commentId: string) =>
   `/api/projects/${projectId}/comments/${commentId}`;
 
 async function allComments(projectId: string) {
-  return (await mario.client.projects.listComments(projectId, { limit: 100 })).comments;
+  return (await team.mario.client.projects.listComments(projectId, { limit: 100 })).comments;
 }
 
 describe('editing and deleting comments over HTTP', () => {
   it('lets the author edit (marked with editedAt) and delete their comment', async () => {
     const project = await newProject('Edit and delete');
-    const comment = await mario.client.projects.addComment(project.id, { content: 'first draft' });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: 'first draft' });
     expect(comment.editedAt).toBeNull();
 
-    const edited = await mario.client.projects.editComment(project.id, comment.id, {
+    const edited = await team.mario.client.projects.editComment(project.id, comment.id, {
       content: 'second draft',
     });
     expect(edited).toMatchObject({
       id: comment.id,
       content: 'second draft',
       createdAt: comment.createdAt,
-      authorId: mario.user.uid,
+      authorId: team.mario.user.uid,
     });
     expect(edited.editedAt).toEqual(expect.any(String));
     expect(Date.parse(edited.editedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(comment.createdAt));
     expect(await allComments(project.id)).toEqual([edited]);
 
-    await mario.client.projects.deleteComment(project.id, comment.id);
+    await team.mario.client.projects.deleteComment(project.id, comment.id);
     expect(await allComments(project.id)).toEqual([]);
   });
 
   it('refuses someone else (403 with its message) and changes nothing', async () => {
     const project = await newProject('Not yours');
-    const comment = await mario.client.projects.addComment(project.id, { content: "mario's words" });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: "mario's words" });
     const path = commentPath(project.id, comment.id);
 
     const edit = await send('PATCH', path, luigiCookie, { content: "luigi's words" });
@@ -109,7 +100,7 @@ describe('editing and deleting comments over HTTP', () => {
 
   it('refuses bad content with the add rules and messages (400) and changes nothing', async () => {
     const project = await newProject('Bad edits');
-    const comment = await mario.client.projects.addComment(project.id, { content: 'keep me' });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: 'keep me' });
     const path = commentPath(project.id, comment.id);
     for (const [body, message] of [
       [{ content: '   ' }, messages.commentRequired],
@@ -126,7 +117,7 @@ describe('editing and deleting comments over HTTP', () => {
   it('answers 404 for a missing comment or project, and for a comment of another project', async () => {
     const project = await newProject('Missing');
     const elsewhere = await newProject('Elsewhere');
-    const comment = await mario.client.projects.addComment(elsewhere.id, { content: 'over there' });
+    const comment = await team.mario.client.projects.addComment(elsewhere.id, { content: 'over there' });
     for (const path of [
       commentPath(project.id, 'no-such-comment'),
       commentPath('no-such-project', comment.id),
@@ -140,13 +131,13 @@ describe('editing and deleting comments over HTTP', () => {
     const missing = await send('DELETE', commentPath(project.id, 'no-such-comment'), marioCookie);
     expect(missing.body).toMatchObject({ error: { message: messages.commentNotFound } });
     // Deleted once, it is missing the second time.
-    await mario.client.projects.deleteComment(elsewhere.id, comment.id);
+    await team.mario.client.projects.deleteComment(elsewhere.id, comment.id);
     expect((await send('DELETE', commentPath(elsewhere.id, comment.id), marioCookie)).status).toBe(404);
     expect(await allComments(elsewhere.id)).toEqual([]);
 
     // A completed project's comments stay as they were.
-    const kept = await mario.client.projects.addComment(project.id, { content: 'kept as it was' });
-    await mario.client.projects.complete(project.id);
+    const kept = await team.mario.client.projects.addComment(project.id, { content: 'kept as it was' });
+    await team.mario.client.projects.complete(project.id);
     expect(
       (await send('PATCH', commentPath(project.id, kept.id), marioCookie, { content: 'x' })).status,
     ).toBe(404);
@@ -156,7 +147,7 @@ describe('editing and deleting comments over HTTP', () => {
 
 /** A raw live socket recording every message and its size, to see exactly what a change costs. */
 async function openRecorder(cookie: string) {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
+  const socket = new WebSocket(`${team.server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
   const received: { bytes: number; message: LiveServerMessage }[] = [];
   socket.on('message', (data: Buffer) =>
     received.push({ bytes: data.length, message: JSON.parse(String(data)) as LiveServerMessage }),
@@ -196,14 +187,14 @@ const notProbe = ({ message }: { message: LiveServerMessage }) =>
 describe('comment edits and deletes live', () => {
   it('sends a comments subscriber exactly one modified, then one removed change for the comment', async () => {
     const project = await newProject('Live edits');
-    const kept = await mario.client.projects.addComment(project.id, { content: 'stays' });
-    const comment = await mario.client.projects.addComment(project.id, { content: 'before' });
+    const kept = await team.mario.client.projects.addComment(project.id, { content: 'stays' });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: 'before' });
     const recorder = await openRecorder(luigiCookie);
     recorder.subscribe('comments', projectCommentsQuery(project.id, COMMENTS_PAGE_SIZE));
     await recorder.settle();
     let start = recorder.received.length;
 
-    const edited = await mario.client.projects.editComment(project.id, comment.id, { content: 'after' });
+    const edited = await team.mario.client.projects.editComment(project.id, comment.id, { content: 'after' });
     await expect
       .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
       .toBe(true);
@@ -218,7 +209,7 @@ describe('comment edits and deletes live', () => {
     ]);
 
     start = recorder.received.length;
-    await mario.client.projects.deleteComment(project.id, comment.id);
+    await team.mario.client.projects.deleteComment(project.id, comment.id);
     await expect
       .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
       .toBe(true);
@@ -239,14 +230,16 @@ describe('comment edits and deletes live', () => {
     await Promise.all(
       Array.from({ length: 120 }, (_, index) =>
         postJson(
-          server.url,
+          team.server.url,
           `/api/projects/${project.id}/comments`,
           { content: big(index) },
           { cookie: marioCookie },
         ),
       ),
     );
-    const newest = await mario.client.projects.listComments(project.id, { limit: COMMENTS_PAGE_SIZE + 1 });
+    const newest = await team.mario.client.projects.listComments(project.id, {
+      limit: COMMENTS_PAGE_SIZE + 1,
+    });
     const onPage = newest.comments[3];
     const older = newest.comments[COMMENTS_PAGE_SIZE];
     if (!onPage || !older) throw new Error('expected a full thread');
@@ -256,9 +249,11 @@ describe('comment edits and deletes live', () => {
     await recorder.settle();
     const start = recorder.received.length;
 
-    const edited = await mario.client.projects.editComment(project.id, onPage.id, { content: 'short now' });
+    const edited = await team.mario.client.projects.editComment(project.id, onPage.id, {
+      content: 'short now',
+    });
     // A comment outside the live page changes nothing a subscriber of that page holds.
-    await mario.client.projects.editComment(project.id, older.id, { content: 'also short' });
+    await team.mario.client.projects.editComment(project.id, older.id, { content: 'also short' });
     await expect
       .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
       .toBe(true);
@@ -271,7 +266,7 @@ describe('comment edits and deletes live', () => {
 
     // Deleting from a full page: the comment leaves and the next older one moves in, nothing else.
     const deleteStart = recorder.received.length;
-    await mario.client.projects.deleteComment(project.id, onPage.id);
+    await team.mario.client.projects.deleteComment(project.id, onPage.id);
     await expect
       .poll(() => recorder.received.slice(deleteStart).some(({ message }) => message.type === 'changes'))
       .toBe(true);
@@ -299,7 +294,7 @@ describe('comment edits and deletes live', () => {
     const project = await newProject('Older page live');
     const ids: string[] = [];
     for (let index = 0; index < 30; index += 1)
-      ids.push((await mario.client.projects.addComment(project.id, { content: `c${index}` })).id);
+      ids.push((await team.mario.client.projects.addComment(project.id, { content: `c${index}` })).id);
     // The newest page holds c29..c10; the page before c10 is c9..c0.
     const cursor = ids[10] ?? '';
     const target = ids[4] ?? '';
@@ -319,12 +314,12 @@ describe('comment edits and deletes live', () => {
 
     const changesSinceStart = () =>
       recorder.received.slice(start).filter(({ message }) => message.type === 'changes').length;
-    await mario.client.projects.addComment(project.id, { content: 'newest' });
-    const edited = await mario.client.projects.editComment(project.id, target, { content: 'rewritten' });
+    await team.mario.client.projects.addComment(project.id, { content: 'newest' });
+    const edited = await team.mario.client.projects.editComment(project.id, target, { content: 'rewritten' });
     // The delete waits for the edit's change: a subscriber re-reads its page, and one re-read after both
     // would rightly show only the removal.
     await expect.poll(changesSinceStart).toBe(1);
-    await mario.client.projects.deleteComment(project.id, target);
+    await team.mario.client.projects.deleteComment(project.id, target);
     await expect.poll(changesSinceStart).toBe(2);
     await recorder.settle();
     expect(

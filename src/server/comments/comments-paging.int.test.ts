@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
   COMMENT_MAX_LENGTH,
@@ -9,43 +9,37 @@ import {
   type LiveServerMessage,
   type Project,
 } from '../../common';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { useTestTeam } from '../../../test/support/test-team';
+import { tomorrow } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 
-let server: TestServer;
-let mario: SignedInClient;
+const team = useTestTeam({ mario: 'mario' });
+
 let cookie: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  mario = await signUpClient(server.url, 'mario');
-  cookie = mario.client.transport.cookieHeader() ?? '';
-});
-afterAll(async () => {
-  mario.client.close();
-  await server.stop();
+beforeAll(() => {
+  cookie = team.mario.client.transport.cookieHeader() ?? '';
 });
 
 const newProject = (name: string): Promise<Project> =>
-  mario.client.projects.create({
+  team.mario.client.projects.create({
     name,
     details: 'Comments, many of them.',
     dueDate: tomorrow(),
     category: 'design',
-    assignedUserIds: [mario.user.uid],
+    assignedUserIds: [team.mario.user.uid],
   });
 
 /** Adds comments in order (each answered before the next is sent), returning their ids oldest first. */
 async function addComments(projectId: string, contents: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const content of contents)
-    ids.push((await mario.client.projects.addComment(projectId, { content })).id);
+    ids.push((await team.mario.client.projects.addComment(projectId, { content })).id);
   return ids;
 }
 
 async function getPage(projectId: string, query: string) {
-  const response = await fetch(`${server.url}/api/projects/${projectId}/comments${query}`, {
+  const response = await fetch(`${team.server.url}/api/projects/${projectId}/comments${query}`, {
     headers: { cookie },
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -62,7 +56,10 @@ describe('comments over HTTP', () => {
     const sizes: number[] = [];
     let before: string | null = null;
     do {
-      const page: CommentPage = await mario.client.projects.listComments(project.id, { before, limit: 20 });
+      const page: CommentPage = await team.mario.client.projects.listComments(project.id, {
+        before,
+        limit: 20,
+      });
       sizes.push(page.comments.length);
       seen.push(...page.comments.map((comment) => comment.id));
       before = page.nextCursor;
@@ -70,7 +67,9 @@ describe('comments over HTTP', () => {
     expect(sizes).toEqual([20, 20, 5]);
     expect(seen).toEqual(ids.toReversed());
     // The default page is the live page's size.
-    expect((await mario.client.projects.listComments(project.id)).comments).toHaveLength(COMMENTS_PAGE_SIZE);
+    expect((await team.mario.client.projects.listComments(project.id)).comments).toHaveLength(
+      COMMENTS_PAGE_SIZE,
+    );
   });
 
   it('answers 404 for a missing project and 400 for a bad cursor or page size', async () => {
@@ -94,11 +93,16 @@ describe('comments live', () => {
     // Made in parallel: their order does not matter here, only their size.
     await Promise.all(
       Array.from({ length: 150 }, (_, index) =>
-        postJson(server.url, `/api/projects/${project.id}/comments`, { content: big(index) }, { cookie }),
+        postJson(
+          team.server.url,
+          `/api/projects/${project.id}/comments`,
+          { content: big(index) },
+          { cookie },
+        ),
       ),
     );
 
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
+    const socket = new WebSocket(`${team.server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
     const messagesReceived: { bytes: number; message: LiveServerMessage }[] = [];
     socket.on('message', (data: Buffer) =>
       messagesReceived.push({ bytes: data.length, message: JSON.parse(String(data)) as LiveServerMessage }),
@@ -123,7 +127,7 @@ describe('comments live', () => {
     await expect.poll(snapshots).toBe(2);
     const afterSnapshots = messagesReceived.length;
 
-    const comment = await mario.client.projects.addComment(project.id, { content: big(150) });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: big(150) });
     await expect
       .poll(() => messagesReceived.slice(afterSnapshots).some(({ message }) => message.type === 'changes'))
       .toBe(true);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   COMMENT_MAX_LENGTH,
   COMMENTS_PAGE_MAX,
@@ -13,24 +13,12 @@ import {
 } from '../../common';
 import { WebSocket, type ClientOptions } from 'ws';
 import { createDojoClient, type WebSocketConstructor } from '../../sdk';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { useTestTeam } from '../../../test/support/test-team';
+import { LiveRecorder, tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
-let server: TestServer;
-let mario: SignedInClient;
-let luigi: SignedInClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  [mario, luigi] = await Promise.all([signUpClient(server.url, 'mario'), signUpClient(server.url, 'luigi')]);
-});
-afterAll(async () => {
-  mario.client.close();
-  luigi.client.close();
-  await server.stop();
-});
+const team = useTestTeam({ mario: 'mario', luigi: 'luigi' });
 
 const validProject = (
   assignedUserIds: string[],
@@ -53,7 +41,7 @@ async function api(client: SignedInClient | null, method: string, path: string, 
   const cookie = client?.client.transport.cookieHeader();
   if (cookie) headers.cookie = cookie;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await fetch(`${team.server.url}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,8 +66,8 @@ describe('signed out', () => {
 
 describe('POST /api/projects', () => {
   it('names every missing field with the spec messages and creates nothing', async () => {
-    const before = (await api(mario, 'GET', '/api/projects')).body?.projects.length;
-    const response = await api(mario, 'POST', '/api/projects', {});
+    const before = (await api(team.mario, 'GET', '/api/projects')).body?.projects.length;
+    const response = await api(team.mario, 'POST', '/api/projects', {});
     expect(response.status).toBe(400);
     expect(response.body?.error.fields).toEqual({
       name: messages.projectNameRequired,
@@ -88,7 +76,7 @@ describe('POST /api/projects', () => {
       category: messages.categoryRequired,
       assignedUserIds: messages.assigneesRequired,
     });
-    expect((await api(mario, 'GET', '/api/projects')).body?.projects.length).toBe(before);
+    expect((await api(team.mario, 'GET', '/api/projects')).body?.projects.length).toBe(before);
   });
 
   it.each([
@@ -97,8 +85,8 @@ describe('POST /api/projects', () => {
     ['an impossible date', { dueDate: '2026-02-30' }, 'dueDate', messages.dueDateInvalid],
     ['a blank name', { name: '   ' }, 'name', messages.projectNameRequired],
   ])('refuses %s', async (_label, overrides, field, message) => {
-    const response = await api(mario, 'POST', '/api/projects', {
-      ...validProject([mario.user.uid]),
+    const response = await api(team.mario, 'POST', '/api/projects', {
+      ...validProject([team.mario.user.uid]),
       ...overrides,
     });
     expect(response.status).toBe(400);
@@ -108,33 +96,33 @@ describe('POST /api/projects', () => {
   it('refuses unknown user ids, and writes nothing', async () => {
     const name = `Unknown assignee ${Date.now()}`;
     const response = await api(
-      mario,
+      team.mario,
       'POST',
       '/api/projects',
-      validProject([mario.user.uid, 'no-such-user'], { name }),
+      validProject([team.mario.user.uid, 'no-such-user'], { name }),
     );
     expect(response.status).toBe(400);
     expect(response.body?.error.fields.assignedUserIds).toBe(messages.unknownAssignee);
     const named = async () =>
-      ((await api(mario, 'GET', '/api/projects?limit=1000')).body?.projects ?? []).filter(
+      ((await api(team.mario, 'GET', '/api/projects?limit=1000')).body?.projects ?? []).filter(
         (project: { name: string }) => project.name === name,
       ).length;
     expect(await named()).toBe(0);
     // The same project with known assignees only is written, and listed.
-    expect((await api(mario, 'POST', '/api/projects', validProject([mario.user.uid], { name }))).status).toBe(
-      201,
-    );
+    expect(
+      (await api(team.mario, 'POST', '/api/projects', validProject([team.mario.user.uid], { name }))).status,
+    ).toBe(201);
     expect(await named()).toBe(1);
   });
 
   it('creates the project with createdBy from the session (never the body) and a server timestamp', async () => {
     const before = Date.now();
     const response = await api(
-      mario,
+      team.mario,
       'POST',
       '/api/projects',
-      Object.assign(validProject([luigi.user.uid, mario.user.uid], { name: '  Trimmed name  ' }), {
-        createdBy: { id: luigi.user.uid, displayName: 'luigi', photoURL: '' },
+      Object.assign(validProject([team.luigi.user.uid, team.mario.user.uid], { name: '  Trimmed name  ' }), {
+        createdBy: { id: team.luigi.user.uid, displayName: 'luigi', photoURL: '' },
         createdAt: '2000-01-01T00:00:00.000Z',
       }),
     );
@@ -142,9 +130,9 @@ describe('POST /api/projects', () => {
     const project = response.body?.project as Project;
     expect(project.name).toBe('Trimmed name');
     expect(project.createdBy).toEqual({
-      id: mario.user.uid,
+      id: team.mario.user.uid,
       displayName: 'mario',
-      photoURL: mario.user.photoURL,
+      photoURL: team.mario.user.photoURL,
     });
     expect(Date.parse(project.createdAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(project.assignedUsersList.map((user) => user.displayName)).toEqual(['luigi', 'mario']);
@@ -152,18 +140,18 @@ describe('POST /api/projects', () => {
     // Comments are read apart, a page at a time: the project never embeds them.
     expect(project).not.toHaveProperty('comments');
     // The create answer is built without reading back; it must equal what a read returns.
-    expect((await api(mario, 'GET', `/api/projects/${project.id}`)).body?.project).toEqual(project);
+    expect((await api(team.mario, 'GET', `/api/projects/${project.id}`)).body?.project).toEqual(project);
   });
 
   it('refuses a create posted from another site', async () => {
-    const response = await fetch(`${server.url}/api/projects`, {
+    const response = await fetch(`${team.server.url}/api/projects`, {
       method: 'POST',
       headers: {
-        cookie: mario.client.transport.cookieHeader() ?? '',
+        cookie: team.mario.client.transport.cookieHeader() ?? '',
         origin: 'https://evil.example',
         'content-type': 'application/json',
       },
-      body: JSON.stringify(validProject([mario.user.uid])),
+      body: JSON.stringify(validProject([team.mario.user.uid])),
     });
     expect(response.status).toBe(403);
   });
@@ -172,23 +160,23 @@ describe('POST /api/projects', () => {
 describe('GET /api/projects', () => {
   it('never serves a stale list: creates and completions show on the next read', async () => {
     const ids = async (query = '') =>
-      ((await api(luigi, 'GET', `/api/projects${query}`)).body?.projects as Project[]).map((p) => p.id);
+      ((await api(team.luigi, 'GET', `/api/projects${query}`)).body?.projects as Project[]).map((p) => p.id);
     const before = await ids();
     expect(await ids()).toEqual(before); // a repeated read (served from cache) is identical
-    const project = await mario.client.projects.create(
-      validProject([luigi.user.uid], { category: 'marketing' }),
+    const project = await team.mario.client.projects.create(
+      validProject([team.luigi.user.uid], { category: 'marketing' }),
     );
     expect((await ids())[0]).toBe(project.id);
     expect(await ids('?category=marketing')).toContain(project.id);
     expect(await ids('?category=sales')).not.toContain(project.id);
-    expect(await ids(`?assignedTo=${luigi.user.uid}`)).toContain(project.id);
-    await mario.client.projects.complete(project.id);
+    expect(await ids(`?assignedTo=${team.luigi.user.uid}`)).toContain(project.id);
+    await team.mario.client.projects.complete(project.id);
     expect(await ids()).toEqual(before);
     expect(await ids('?category=marketing')).not.toContain(project.id);
   });
 
   it('refuses a bad filter with 400', async () => {
-    const response = await api(luigi, 'GET', '/api/projects?category=cooking&limit=5000');
+    const response = await api(team.luigi, 'GET', '/api/projects?category=cooking&limit=5000');
     expect(response.status).toBe(400);
     expect(Object.keys(response.body?.error.fields ?? {}).sort()).toEqual(['category', 'limit']);
   });
@@ -196,16 +184,22 @@ describe('GET /api/projects', () => {
 
 describe('live dashboard', () => {
   it('sends a snapshot, then each new project to every matching filter, filtered on the server', async () => {
-    const all = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
-    const mine = new LiveRecorder<Project>(luigi.client, dashboardQuery('mine', luigi.user.uid, 50));
-    const design = new LiveRecorder<Project>(luigi.client, dashboardQuery('design', luigi.user.uid, 50));
+    const all = new LiveRecorder<Project>(team.luigi.client, dashboardQuery('all', team.luigi.user.uid, 50));
+    const mine = new LiveRecorder<Project>(
+      team.luigi.client,
+      dashboardQuery('mine', team.luigi.user.uid, 50),
+    );
+    const design = new LiveRecorder<Project>(
+      team.luigi.client,
+      dashboardQuery('design', team.luigi.user.uid, 50),
+    );
     await Promise.all([all.until(() => true), mine.until(() => true), design.until(() => true)]);
 
-    const forLuigi = await mario.client.projects.create(
-      validProject([luigi.user.uid], { name: 'For luigi', category: 'design' }),
+    const forLuigi = await team.mario.client.projects.create(
+      validProject([team.luigi.user.uid], { name: 'For luigi', category: 'design' }),
     );
-    const notForLuigi = await mario.client.projects.create(
-      validProject([mario.user.uid], { name: 'Not for luigi', category: 'sales' }),
+    const notForLuigi = await team.mario.client.projects.create(
+      validProject([team.mario.user.uid], { name: 'Not for luigi', category: 'sales' }),
     );
 
     const allDocs = await all.until(
@@ -224,22 +218,26 @@ describe('live dashboard', () => {
   });
 
   it('keeps subscribers of one query in step, whenever they joined', async () => {
-    const query = dashboardQuery('development', luigi.user.uid, 5);
-    const early = new LiveRecorder<Project>(luigi.client, query);
+    const query = dashboardQuery('development', team.luigi.user.uid, 5);
+    const early = new LiveRecorder<Project>(team.luigi.client, query);
     await early.until(() => true);
-    const first = await mario.client.projects.create(validProject([mario.user.uid], { name: 'Step 1' }));
+    const first = await team.mario.client.projects.create(
+      validProject([team.mario.user.uid], { name: 'Step 1' }),
+    );
     await early.until((docs) => docs[0]?.id === first.id);
-    const late = new LiveRecorder<Project>(mario.client, query);
+    const late = new LiveRecorder<Project>(team.mario.client, query);
     await late.until((docs) => docs[0]?.id === first.id);
     const made = [];
     for (let index = 2; index <= 7; index += 1) {
       made.push(
-        await mario.client.projects.create(validProject([mario.user.uid], { name: `Step ${index}` })),
+        await team.mario.client.projects.create(
+          validProject([team.mario.user.uid], { name: `Step ${index}` }),
+        ),
       );
     }
-    await mario.client.projects.complete(made[5]!.id);
+    await team.mario.client.projects.complete(made[5]!.id);
     const expected = (
-      (await api(luigi, 'GET', '/api/projects?category=development&limit=5')).body?.projects as Project[]
+      (await api(team.luigi, 'GET', '/api/projects?category=development&limit=5')).body?.projects as Project[]
     ).map((p) => p.id);
     expect(expected[0]).toBe(made[4]!.id);
     const ids = (docs: Project[]) => docs.map((p) => p.id).join();
@@ -250,7 +248,7 @@ describe('live dashboard', () => {
   });
 
   it('refuses a live query on an unknown field', async () => {
-    const recorder = new LiveRecorder(luigi.client, {
+    const recorder = new LiveRecorder(team.luigi.client, {
       kind: 'query',
       collection: 'projects',
       where: [{ field: 'details', op: '==', value: 'x' }],
@@ -261,23 +259,23 @@ describe('live dashboard', () => {
 
 describe('DELETE /api/projects/:id (Mark as Complete)', () => {
   it('answers 404 for a missing project', async () => {
-    const response = await api(mario, 'DELETE', '/api/projects/nope');
+    const response = await api(team.mario, 'DELETE', '/api/projects/nope');
     expect(response.status).toBe(404);
     expect(response.body?.error.message).toBe(messages.noSuchDocument);
   });
 
   it('refuses anyone but the creator with 403 and keeps the project', async () => {
-    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
-    const response = await api(luigi, 'DELETE', `/api/projects/${project.id}`);
+    const project = await team.mario.client.projects.create(validProject([team.luigi.user.uid]));
+    const response = await api(team.luigi, 'DELETE', `/api/projects/${project.id}`);
     expect(response.status).toBe(403);
     expect(response.body?.error.message).toBe(messages.onlyCreatorCompletes);
-    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(200);
+    expect((await api(team.luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(200);
   });
 
   it('lets the creator complete it, and removes it live from lists and open pages', async () => {
-    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
-    const list = new LiveRecorder<Project>(luigi.client, dashboardQuery('all', luigi.user.uid, 50));
-    const page = new LiveRecorder<Project>(luigi.client, {
+    const project = await team.mario.client.projects.create(validProject([team.luigi.user.uid]));
+    const list = new LiveRecorder<Project>(team.luigi.client, dashboardQuery('all', team.luigi.user.uid, 50));
+    const page = new LiveRecorder<Project>(team.luigi.client, {
       kind: 'doc',
       collection: 'projects',
       id: project.id,
@@ -285,10 +283,10 @@ describe('DELETE /api/projects/:id (Mark as Complete)', () => {
     await list.until((docs) => docs.some((p) => p.id === project.id));
     await page.until((docs) => docs.length === 1);
 
-    await mario.client.projects.complete(project.id);
+    await team.mario.client.projects.complete(project.id);
     await list.until((docs) => !docs.some((p) => p.id === project.id), WAIT_MS, 'removal from the list');
     await page.until((docs) => docs.length === 0, WAIT_MS, 'removal of the open document');
-    expect((await api(mario, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
+    expect((await api(team.mario, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
     list.unsubscribe();
     page.unsubscribe();
   });
@@ -297,8 +295,8 @@ describe('DELETE /api/projects/:id (Mark as Complete)', () => {
 describe('comments', () => {
   let project: Project;
   beforeAll(async () => {
-    project = await mario.client.projects.create(
-      validProject([mario.user.uid, luigi.user.uid], { name: 'Commented' }),
+    project = await team.mario.client.projects.create(
+      validProject([team.mario.user.uid, team.luigi.user.uid], { name: 'Commented' }),
     );
   });
 
@@ -307,42 +305,44 @@ describe('comments', () => {
     ['whitespace only', '  \n\t ', messages.commentRequired],
     ['over 10000 characters', 'x'.repeat(COMMENT_MAX_LENGTH + 1), messages.commentTooLong],
   ])('refuses an %s comment and stores nothing', async (_label, content, message) => {
-    const response = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, { content });
+    const response = await api(team.luigi, 'POST', `/api/projects/${project.id}/comments`, { content });
     expect(response.status).toBe(400);
     expect(response.body?.error.fields.content).toBe(message);
-    expect((await api(luigi, 'GET', `/api/projects/${project.id}/comments`)).body?.comments).toEqual([]);
+    expect((await api(team.luigi, 'GET', `/api/projects/${project.id}/comments`)).body?.comments).toEqual([]);
   });
 
   it('never serves a stale project: a completion shows on the next read of it', async () => {
-    const project = await mario.client.projects.create(validProject([luigi.user.uid]));
+    const project = await team.mario.client.projects.create(validProject([team.luigi.user.uid]));
     // Read twice, so the second read may come from the server's cache.
     for (let read = 0; read < 2; read += 1) {
-      const response = await api(luigi, 'GET', `/api/projects/${project.id}`);
+      const response = await api(team.luigi, 'GET', `/api/projects/${project.id}`);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ project });
     }
-    await mario.client.projects.complete(project.id);
-    expect((await api(luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
+    await team.mario.client.projects.complete(project.id);
+    expect((await api(team.luigi, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
   });
 
   it('answers 404 for a comment on a missing project', async () => {
-    expect((await api(luigi, 'POST', '/api/projects/nope/comments', { content: 'hi' })).status).toBe(404);
+    expect((await api(team.luigi, 'POST', '/api/projects/nope/comments', { content: 'hi' })).status).toBe(
+      404,
+    );
   });
 
   it('adds a comment from the session user, kept as plain text, live on an open page', async () => {
-    const page = new LiveRecorder<Comment>(mario.client, projectCommentsQuery(project.id, 20));
+    const page = new LiveRecorder<Comment>(team.mario.client, projectCommentsQuery(project.id, 20));
     await page.until(() => true);
     const content = '<img src=x onerror=alert(1)> I can take the landing page.';
-    const comment = await luigi.client.projects.addComment(project.id, { content });
+    const comment = await team.luigi.client.projects.addComment(project.id, { content });
     expect(comment).toMatchObject({
-      authorId: luigi.user.uid,
+      authorId: team.luigi.user.uid,
       displayName: 'luigi',
       content,
       projectId: project.id,
     });
     const [live] = await page.until((docs) => docs.length === 1, WAIT_MS, 'the comment');
     expect(live).toEqual(comment);
-    const exactlyMax = await api(luigi, 'POST', `/api/projects/${project.id}/comments`, {
+    const exactlyMax = await api(team.luigi, 'POST', `/api/projects/${project.id}/comments`, {
       content: 'y'.repeat(COMMENT_MAX_LENGTH),
     });
     expect(exactlyMax.status).toBe(201);
@@ -352,16 +352,16 @@ describe('comments', () => {
 
 describe('concurrent comments', () => {
   it('keeps all 1,000 comments of 50 clients × 20, each client in its own order', async () => {
-    const project = await mario.client.projects.create(
-      validProject([mario.user.uid], { name: 'Busy project' }),
+    const project = await team.mario.client.projects.create(
+      validProject([team.mario.user.uid], { name: 'Busy project' }),
     );
-    const cookie = mario.client.transport.cookieHeader() ?? '';
+    const cookie = team.mario.client.transport.cookieHeader() ?? '';
     const clients = Array.from({ length: 50 }, (_, client) => client);
     await Promise.all(
       clients.map(async (client) => {
         for (let index = 0; index < 20; index += 1) {
           const response = await postJson(
-            server.url,
+            team.server.url,
             `/api/projects/${project.id}/comments`,
             { content: `c${client}-${index}` },
             { cookie },
@@ -374,7 +374,7 @@ describe('concurrent comments', () => {
     const comments: Comment[] = [];
     let before: string | null = null;
     do {
-      const page: CommentPage = await mario.client.projects.listComments(project.id, {
+      const page: CommentPage = await team.mario.client.projects.listComments(project.id, {
         before,
         limit: COMMENTS_PAGE_MAX,
       });
@@ -411,9 +411,9 @@ function switchableNetwork() {
 describe('reconnect', () => {
   it('misses no change while the socket is down: resubscribes and gets a fresh snapshot', async () => {
     const { network, WebSocket: SwitchedWebSocket } = switchableNetwork();
-    const client = createDojoClient({ baseUrl: server.url, WebSocket: SwitchedWebSocket });
-    await client.auth.logIn({ email: luigi.email, password: luigi.password });
-    const list = new LiveRecorder<Project>(client, dashboardQuery('all', luigi.user.uid, 50));
+    const client = createDojoClient({ baseUrl: team.server.url, WebSocket: SwitchedWebSocket });
+    await client.auth.logIn({ email: team.luigi.email, password: team.luigi.password });
+    const list = new LiveRecorder<Project>(client, dashboardQuery('all', team.luigi.user.uid, 50));
     await list.until(() => true);
     expect(network.accepted).toHaveLength(1);
 
@@ -428,8 +428,11 @@ describe('reconnect', () => {
     const made: string[] = [];
     for (let index = 0; index < 3; index += 1) {
       made.push(
-        (await mario.client.projects.create(validProject([mario.user.uid], { name: `While away ${index}` })))
-          .id,
+        (
+          await team.mario.client.projects.create(
+            validProject([team.mario.user.uid], { name: `While away ${index}` }),
+          )
+        ).id,
       );
     }
     // Nothing arrives on a closed socket: these can only come from the snapshot after the reconnect.
