@@ -2,6 +2,7 @@ import { openDatabase } from '../../src/server/db/database';
 import { EMPTY_METADATA } from '../../src/server/storage/objects/object-metadata';
 import { newObjectRow } from '../../src/server/storage/objects/object-presenter';
 import type { Config } from '../../src/server/config/config';
+import { putBytes } from '../../src/server/storage/stores/blob-store';
 import { createBlobStore } from '../../src/server/storage/stores/create-blob-store';
 
 const ROWS_PER_INSERT = 500;
@@ -16,7 +17,7 @@ export async function insertObjectsInBulk(
   input: { bucket: string; ownerUid: string; names: readonly string[]; bytes: Uint8Array },
 ): Promise<void> {
   const store = await createBlobStore(server.config.blobStorage, server.dataDir);
-  const blob = await store.blobs.put(input.bytes).finally(() => store.close());
+  const blob = await putBytes(store.blobs, input.bytes).finally(() => store.close());
   const database = await openDatabase({ dataDir: server.dataDir, databaseUrl: server.databaseUrl });
   try {
     for (let offset = 0; offset < input.names.length; offset += ROWS_PER_INSERT) {

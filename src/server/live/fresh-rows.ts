@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../core/logger';
 import type { ChangeBus } from '../db/change-bus';
 import type { Database } from '../db/schema';
+import { UnitOfWork } from '../db/unit-of-work';
 
 /** What a service that keeps rows fresh on an instance is built from (presence, who is looking). */
 export interface FreshRowsDeps {
@@ -46,5 +47,19 @@ export class FreshRows {
   /** The oldest refresh time (ISO 8601) that still counts as fresh at `now`. */
   freshSince(now = Date.now()): string {
     return new Date(now - this.freshMs).toISOString();
+  }
+}
+
+/**
+ * What a service that keeps rows fresh on this instance (presence, who is looking) builds on: the rhythm
+ * of its rows and the unit of work its writes go through.
+ */
+export abstract class FreshRowsService {
+  protected readonly rows: FreshRows;
+  protected readonly writes: UnitOfWork;
+
+  constructor(protected readonly deps: FreshRowsDeps) {
+    this.rows = new FreshRows(deps.graceMs);
+    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
   }
 }

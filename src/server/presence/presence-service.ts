@@ -11,8 +11,7 @@ import {
   upsertLivePresence,
 } from './presence-repository';
 import type { Change } from '../db/change-bus';
-import { UnitOfWork } from '../db/unit-of-work';
-import { FreshRows, type FreshRowsDeps } from '../live/fresh-rows';
+import { FreshRowsService } from '../live/fresh-rows';
 
 /**
  * Presence beyond the spec (docs/product-spec.md#flaw-6): a user is online while at least one of their tabs holds
@@ -21,16 +20,8 @@ import { FreshRows, type FreshRowsDeps } from '../live/fresh-rows';
  * closed, crash, lost network) and who have not just logged in are marked offline by a sweep, so they go
  * offline between half and three quarters of the grace period after the last tab disappears.
  */
-export class PresenceService {
+export class PresenceService extends FreshRowsService {
   private readonly localSessions = new Map<string, { userId: string; sockets: number }>();
-  private readonly rows: FreshRows;
-  private readonly writes: UnitOfWork;
-
-  constructor(private readonly deps: FreshRowsDeps) {
-    this.rows = new FreshRows(deps.graceMs);
-    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
-  }
-
   start(): void {
     this.rows.start(() => {
       this.tick().catch((error: unknown) => this.deps.log.error({ err: error }, 'presence tick failed'));

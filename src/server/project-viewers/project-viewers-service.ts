@@ -1,8 +1,7 @@
 import { messages, type LiveQuery, type LiveTarget, type ProjectViewer } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Change } from '../db/change-bus';
-import { UnitOfWork } from '../db/unit-of-work';
-import { FreshRows, type FreshRowsDeps } from '../live/fresh-rows';
+import { FreshRowsService } from '../live/fresh-rows';
 import type { LiveSource } from '../live/live-sources';
 import { invalidArgument } from '../core/app-error';
 import { nowIso } from '../core/time';
@@ -36,18 +35,10 @@ const changeOf = (projectId: string, userId: string): Change => ({
  * while it lasts. Rows count while fresh (half the grace period); every instance sweeps stale ones, so a
  * dead instance's viewers leave within three quarters of the grace period.
  */
-export class ProjectViewersService {
+export class ProjectViewersService extends FreshRowsService {
   /** This instance's viewings by key; writes for one key run in order through `queue`. */
   private readonly local = new Map<string, { projectId: string; userId: string }>();
   private queue: Promise<void> = Promise.resolve();
-  private readonly rows: FreshRows;
-  private readonly writes: UnitOfWork;
-
-  constructor(private readonly deps: FreshRowsDeps) {
-    this.rows = new FreshRows(deps.graceMs);
-    this.writes = new UnitOfWork({ db: deps.db, changes: deps.changes });
-  }
-
   start(): void {
     this.rows.start(() => this.run(() => this.tick()));
   }

@@ -3,6 +3,7 @@ import { THUMBNAIL_MAX_BYTES } from '../../common';
 import { makePng } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import type { TestServer } from '../../../test/support/test-server';
+import { putBytes } from './stores/blob-store';
 import { createBlobStore } from './stores/create-blob-store';
 import {
   md5Base64,
@@ -573,7 +574,7 @@ describe('orphaned bytes', () => {
     // so the test holds for every driver.
     const orphanPartId = 'OrphanedUploadId_0123';
     const { orphanKey, release } = await withBlobStore(server, async (blobs) => {
-      const { key } = await blobs.put(testBytes(11, 3));
+      const { key } = await putBytes(blobs, testBytes(11, 3));
       await blobs.createPart(orphanPartId);
       await blobs.writePart(
         orphanPartId,

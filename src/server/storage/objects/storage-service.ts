@@ -7,7 +7,7 @@ import {
 import type { Database, DialectName } from '../../db/schema';
 import { limitBytes } from '../../core/byte-streams';
 import { nowIso } from '../../core/time';
-import type { BlobStore, StoredBlob } from '../stores/blob-store';
+import { putBytes, type BlobStore, type StoredBlob } from '../stores/blob-store';
 import { requireContentType } from './metadata-rules';
 import { readMultipartRelated } from '../protocol/multipart-related';
 import { listPage, type ListPage, type ListRequest } from './object-listing';
@@ -67,7 +67,7 @@ export class StorageService {
   }
 
   stage(bytes: Uint8Array): Promise<StoredBlob> {
-    return this.deps.blobs.put(bytes);
+    return putBytes(this.deps.blobs, bytes);
   }
 
   /** Best effort: a leftover blob wastes space but is never visible. */

@@ -26,8 +26,6 @@ export interface PartWrite {
  * completing the upload).
  */
 export interface BlobStore {
-  /** Stores complete bytes under a new key; the blob exists only once fully written. */
-  put(bytes: Uint8Array): Promise<StoredBlob>;
   /**
    * Streams bytes into a new blob. If the source throws, nothing is kept and the error is rethrown, so
    * a half-received body never becomes a blob.
@@ -72,4 +70,14 @@ export interface StoredEntry {
   id: string;
   /** ms since the epoch: the later of the last write and the last link or rename. */
   changedAt: number;
+}
+
+/** Stores complete bytes under a new key, through the store's streaming write: the blob exists only once fully written. */
+export async function putBytes(store: Pick<BlobStore, 'write'>, bytes: Uint8Array): Promise<StoredBlob> {
+  const { head: _head, ...blob } = await store.write(toSource(bytes));
+  return blob;
+}
+
+async function* toSource(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
 }

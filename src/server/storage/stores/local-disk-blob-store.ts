@@ -35,11 +35,6 @@ export class LocalDiskBlobStore implements BlobStore {
     }
   }
 
-  async put(bytes: Uint8Array): Promise<StoredBlob> {
-    const { head: _head, ...blob } = await this.write([bytes]);
-    return blob;
-  }
-
   async write(
     source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
     options: { headBytes?: number } = {},

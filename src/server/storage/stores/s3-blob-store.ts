@@ -94,11 +94,6 @@ export class S3BlobStore implements BlobStore {
     this.client.destroy();
   }
 
-  async put(bytes: Uint8Array): Promise<StoredBlob> {
-    const { head: _head, ...blob } = await this.write([bytes]);
-    return blob;
-  }
-
   /**
    * One PUT when the bytes fit in a segment, else a multipart upload: either way the object appears only
    * once complete. A failed multipart upload is aborted here, or by removeStaleStaging after a crash.
