@@ -6,9 +6,10 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/common';
 import { serverBuildOptions, startNodeFlags } from '../../scripts/build-server';
-import { LiveRecorder, signUpClient, tomorrow } from '../support/clients';
+import { LiveRecorder, signUpClient } from '../support/clients';
 import { startServerProcess, type ChildServer } from '../support/server-process';
 import { createTestDatabaseUrl, dropTestDatabase, testDatabaseEngine } from '../support/test-server';
+import { createProjectAs } from '../support/clients';
 
 /**
  * `npm start` runs the bundle `npm run build:server` makes (dependencies inlined, lazy chunks for pg,
@@ -59,13 +60,7 @@ describe('the server bundle that npm start runs', () => {
         limit: 50,
       });
       await dashboard.until((projects) => projects.length === 0);
-      const created = await ada.client.projects.create({
-        name: 'Shipped from the bundle',
-        details: 'Runs as npm start runs it.',
-        dueDate: tomorrow(),
-        category: 'development',
-        assignedUserIds: [ada.user.uid],
-      });
+      const created = await createProjectAs(ada, { name: 'Shipped from the bundle', details: 'Runs as npm start runs it.', category: 'development' });
       await dashboard.until((projects) => projects.some((project) => project.id === created.id));
       dashboard.unsubscribe();
 

@@ -11,7 +11,7 @@ import {
   testBytes,
   uploadCommand,
 } from '../../src/server/storage/testing/storage-http';
-import { LiveRecorder, newClient, signUpClient, tomorrow } from '../support/clients';
+import { LiveRecorder, newClient, signUpClient } from '../support/clients';
 import { uniqueEmail } from '../support/fixtures';
 import { deployDocNginxConfig, startNginx, type RunningNginx } from '../support/nginx';
 import { pollUntil, WAIT_MS } from '../support/poll';
@@ -23,6 +23,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../support/test-server';
+import { createProjectAs } from '../support/clients';
 
 const METRICS_TOKEN = 'nginx-test-metrics-token-0123456789';
 const AUTH_RATE_LIMIT = 4;
@@ -139,11 +140,9 @@ describe('two instances behind the nginx config of docs/deploy.md', () => {
       const other = instances[sockets[0] === 1 ? 1 : 0];
       const bob = await signUpClient(other.url, 'writer');
       try {
-        const project = await bob.client.projects.create({
+        const project = await createProjectAs(bob, {
           name: 'Across nginx',
           details: 'made on the other instance',
-          dueDate: tomorrow(),
-          category: 'design',
           assignedUserIds: [alice.user.uid],
         });
         await list.until((docs) => docs.some((doc) => doc.id === project.id), WAIT_MS, 'the project');

@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import type { AuthUser, LiveDoc, LiveTarget } from '../../src/common';
+import type { AuthUser, CreateProjectInput, LiveDoc, LiveTarget, Project } from '../../src/common';
 import { createDojoClient, DojoError, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
 import { makePng, uniqueEmail } from './fixtures';
 import { WAIT_MS } from './poll';
@@ -29,6 +29,24 @@ export async function signUpClient(baseUrl: string, displayName = 'user'): Promi
     fileName: 'avatar.png',
   });
   return { client, user, email, password };
+}
+
+/**
+ * A project made by `member` for a test: due tomorrow, in design, assigned to its maker, unless `fields`
+ * say otherwise (so a test names only what it is about).
+ */
+export function createProjectAs(
+  member: SignedInClient,
+  fields: Partial<CreateProjectInput>,
+): Promise<Project> {
+  return member.client.projects.create({
+    name: 'A test project',
+    details: 'Made by a test.',
+    dueDate: tomorrow(),
+    category: 'design',
+    assignedUserIds: [member.user.uid],
+    ...fields,
+  });
 }
 
 /** Records a live subscription's results; `until` waits (event-driven, with a timeout) for a condition. */

@@ -9,7 +9,13 @@ import {
   type UserProfile,
 } from '../../common';
 
-import { errorOf, LiveRecorder, newClient, signUpClient, tomorrow } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  errorOf,
+  LiveRecorder,
+  newClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { useTestTeam } from '../../../test/support/test-team';
@@ -40,12 +46,10 @@ describe('profile', () => {
   it('changes name and avatar, live in users panels, projects and past comments; the old avatar lasts until then', async () => {
     const author = await signUpClient(team.server.url, 'Before Name');
     const watcher = await signUpClient(team.server.url, 'Watcher');
-    const project = await author.client.projects.create({
+    const project = await createProjectAs(author, {
       name: 'Renamed author',
       details: 'Shows its creator',
-      dueDate: tomorrow(),
       category: 'sales',
-      assignedUserIds: [author.user.uid],
     });
     await author.client.projects.addComment(project.id, { content: 'An old comment' });
 
@@ -209,10 +213,9 @@ describe('password and sessions', () => {
 describe('deleting an account', () => {
   it('needs the password; keeps what the user wrote under a deleted user; frees the address', async () => {
     const user = await signUpClient(team.server.url, 'Departing');
-    const project = await user.client.projects.create({
+    const project = await createProjectAs(user, {
       name: 'Outlives its creator',
       details: 'x',
-      dueDate: tomorrow(),
       category: 'marketing',
       assignedUserIds: [user.user.uid, team.owner.user.uid],
     });

@@ -7,7 +7,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackupInstall } from '../../../test/support/backup-install';
-import { signUpClient, tomorrow } from '../../../test/support/clients';
+import { createProjectAs, signUpClient } from '../../../test/support/clients';
 import { makePng, storedBlobFiles } from '../../../test/support/fixtures';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { openDatabase } from '../db/database';
@@ -27,13 +27,7 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-archive-'));
   archive = path.join(workDir, 'dojo.tar.gz');
   const writer = await signUpClient(server.url, 'Archivist');
-  await writer.client.projects.create({
-    name: 'Kept',
-    details: 'In the archive',
-    dueDate: tomorrow(),
-    category: 'sales',
-    assignedUserIds: [writer.user.uid],
-  });
+  await createProjectAs(writer, { name: 'Kept', details: 'In the archive', category: 'sales' });
   avatarUrl = writer.user.photoURL;
   oldAvatar = Buffer.from(await (await fetch(`${server.url}${avatarUrl}`)).arrayBuffer());
   const sourceConfig = loadConfig({

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackupInstall, type BackupInstall } from '../../../test/support/backup-install';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { createProjectAs, type SignedInClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, postJson, postSignup, sessionCookieOf } from '../../../test/support/fixtures';
 import { pollUntil } from '../../../test/support/poll';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
@@ -80,11 +80,9 @@ interface Written {
 async function writeUntil(writer: SignedInClient, others: string[], stop: () => boolean, done: Written[]) {
   for (let index = 0; !stop(); index += 1) {
     const assignees = [writer.user.uid, ...others.slice(0, index % (others.length + 1))];
-    const project = await writer.client.projects.create({
+    const project = await createProjectAs(writer, {
       name: `Load ${index}`,
       details: `Written while exporting ${index}`,
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: assignees,
     });
     done.push({ projectId: project.id, assignees });

@@ -9,7 +9,7 @@ import {
   type Project,
 } from '../../common';
 import { useTestTeam } from '../../../test/support/test-team';
-import { tomorrow } from '../../../test/support/clients';
+import { createProjectAs } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 
 const team = useTestTeam({ mario: 'mario', luigi: 'luigi' });
@@ -23,13 +23,7 @@ beforeAll(() => {
 });
 
 const newProject = (name: string): Promise<Project> =>
-  team.mario.client.projects.create({
-    name,
-    details: 'Comments that change.',
-    dueDate: tomorrow(),
-    category: 'design',
-    assignedUserIds: [team.mario.user.uid],
-  });
+  createProjectAs(team.mario, { name, details: 'Comments that change.' });
 
 async function send(
   method: 'PATCH' | 'DELETE',

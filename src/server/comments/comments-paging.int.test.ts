@@ -10,7 +10,7 @@ import {
   type Project,
 } from '../../common';
 import { useTestTeam } from '../../../test/support/test-team';
-import { tomorrow } from '../../../test/support/clients';
+import { createProjectAs } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 
 const team = useTestTeam({ mario: 'mario' });
@@ -22,13 +22,7 @@ beforeAll(() => {
 });
 
 const newProject = (name: string): Promise<Project> =>
-  team.mario.client.projects.create({
-    name,
-    details: 'Comments, many of them.',
-    dueDate: tomorrow(),
-    category: 'design',
-    assignedUserIds: [team.mario.user.uid],
-  });
+  createProjectAs(team.mario, { name, details: 'Comments, many of them.' });
 
 /** Adds comments in order (each answered before the next is sent), returning their ids oldest first. */
 async function addComments(projectId: string, contents: string[]): Promise<string[]> {

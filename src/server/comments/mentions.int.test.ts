@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_MAX_LENGTH, mentionToken, mentionedUserIds, type UserProfile } from '../../common';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { errorOf, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { createProjectAs, errorOf, type SignedInClient, signUpClient } from '../../../test/support/clients';
 
 /**
  * @mentions (docs/decisions/027-mentions-and-who-is-looking.md): the comment box's suggestions come from
@@ -50,11 +50,9 @@ describe('mention suggestions (the users search)', () => {
 
 describe('a mention in a comment', () => {
   it('is stored as the user’s id and still names them after a rename, also through an edit', async () => {
-    const project = await admin.client.projects.create({
+    const project = await createProjectAs(admin, {
       name: `Mentions ${tag}`,
       details: 'who is named',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [jose.user.uid],
     });
     const content = `Over to you ${mentionToken(jose.user.uid)}, thanks`;
@@ -72,11 +70,9 @@ describe('a mention in a comment', () => {
   });
 
   it('counts its token against the comment length limit, as stored', async () => {
-    const project = await admin.client.projects.create({
+    const project = await createProjectAs(admin, {
       name: `Long mentions ${tag}`,
       details: 'limits',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [jose.user.uid],
     });
     const token = mentionToken(jose.user.uid);

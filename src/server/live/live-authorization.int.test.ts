@@ -14,7 +14,7 @@ import {
   type LiveTarget,
   type Project,
 } from '../../common';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { createProjectAs, type SignedInClient, signUpClient } from '../../../test/support/clients';
 import { tryLiveSocket } from '../../../test/support/fixtures';
 import {
   startTestServer,
@@ -179,11 +179,9 @@ describe('live authorization: every source × every viewer, first and second to 
     cy = await signUpClient(writeOn.url, 'Cy');
     clients.push(admin, ada, ben, cy);
     expect(admin.user.role).toBe('admin');
-    project = await ben.client.projects.create({
+    project = await createProjectAs(ben, {
       name: 'Shared plans',
       details: 'for ada',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [ada.user.uid],
     });
     await ada.client.projects.addComment(project.id, { content: 'on it' });
@@ -195,11 +193,9 @@ describe('live authorization: every source × every viewer, first and second to 
   });
 
   const assignAda = () =>
-    ben.client.projects.create({
+    createProjectAs(ben, {
       name: `For ada ${Date.now()}`,
       details: 'another',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [ada.user.uid],
     });
 

@@ -8,11 +8,11 @@ import {
 } from '../../common';
 import { startTwoInstances, type TestServer, type TwoInstances } from '../../../test/support/test-server';
 import {
+  createProjectAs,
   LiveRecorder,
   newClient,
-  signUpClient,
-  tomorrow,
   type SignedInClient,
+  signUpClient,
 } from '../../../test/support/clients';
 import { postJson, sessionCookieOf } from '../../../test/support/fixtures';
 import { WAIT_MS } from '../../../test/support/poll';
@@ -49,11 +49,9 @@ describe('two instances on one PostgreSQL database', () => {
     const mine = new LiveRecorder<Project>(alice.client, dashboardQuery('mine', alice.user.uid, 50));
     const design = new LiveRecorder<Project>(alice.client, dashboardQuery('design', alice.user.uid, 50));
     await Promise.all([list.until(() => true), mine.until(() => true), design.until(() => true)]);
-    const project = await bob.client.projects.create({
+    const project = await createProjectAs(bob, {
       name: 'Cross-instance',
       details: 'made on the second instance',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [alice.user.uid],
     });
     await list.until((docs) => docs.some((p) => p.id === project.id), WAIT_MS, 'the project on instance one');
@@ -107,12 +105,9 @@ describe('two instances on one PostgreSQL database', () => {
     // on the second instance shows it, the second instance has dropped the session too.
     const bobsList = new LiveRecorder<Project>(bob.client, dashboardQuery('all', bob.user.uid, 50));
     await bobsList.until(() => true);
-    const marker = await alice.client.projects.create({
+    const marker = await createProjectAs(alice, {
       name: 'After the logout',
       details: 'notified after the session ended',
-      dueDate: tomorrow(),
-      category: 'design',
-      assignedUserIds: [alice.user.uid],
     });
     await bobsList.until((docs) => docs.some((p) => p.id === marker.id), WAIT_MS, 'the marker on two');
     expect(await status(second.url)).toBe(401);

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newClient, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  newClient,
+  type SignedInClient,
+  signUpClient,
+  tomorrow,
+} from '../../../test/support/clients';
 import { pollUntil } from '../../../test/support/poll';
 import { startPostgresCluster, type PostgresCluster } from '../../../test/support/postgres-cluster';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -130,13 +136,7 @@ describe('changes published at their commit', () => {
 
   it('sends the NOTIFY of due reminders inside the transaction that creates them', async () => {
     const from = await logSize();
-    await owner.client.projects.create({
-      name: 'Due tomorrow',
-      details: 'Its reminder is due now.',
-      dueDate,
-      category: 'design',
-      assignedUserIds: [owner.user.uid],
-    });
+    await createProjectAs(owner, { name: 'Due tomorrow', details: 'Its reminder is due now.', dueDate });
     const createsReminders = /insert into "notifications".*'due_tomorrow'/is;
     const remindersNotified = /pg_notify.*"collection":"notifications"/;
     // The scheduler ticks every 50 ms, each tick one transaction: wait for the one that created it.

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { unreadNotificationsCountQuery, type NotificationUnreadCount } from '../../common';
 import { startTwoInstances, type TwoInstances } from '../../../test/support/test-server';
 import {
+  createProjectAs,
   LiveRecorder,
   newClient,
-  signUpClient,
-  tomorrow,
   type SignedInClient,
+  signUpClient,
 } from '../../../test/support/clients';
 import type { DojoClient } from '../../sdk';
 import { newId } from '../core/ids';
@@ -45,11 +45,9 @@ describe('notifications live across two instances', () => {
     try {
       await Promise.all([here.until(countIs(0)), there.until(countIs(0))]);
 
-      const project = await ada.client.projects.create({
+      const project = await createProjectAs(ada, {
         name: 'Two instances',
         details: 'one bell, two tabs',
-        dueDate: tomorrow(),
-        category: 'design',
         assignedUserIds: [bob.user.uid],
       });
       await Promise.all([here.until(countIs(1)), there.until(countIs(1))]);

@@ -16,22 +16,20 @@ import { openServerDatabase } from '../../../test/support/test-database';
 import { countUnreadOf } from './notifications-repository';
 import { useTestTeam } from '../../../test/support/test-team';
 import {
+  createProjectAs,
   errorOf,
   LiveRecorder,
   newClient,
-  signUpClient,
-  tomorrow,
   type SignedInClient,
+  signUpClient,
 } from '../../../test/support/clients';
 
 const team = useTestTeam({ ada: 'Ada', bob: 'Bob', cyd: 'Cyd', dee: 'Dee' });
 
 const createProject = (by: SignedInClient, name: string, assignees: SignedInClient[]): Promise<Project> =>
-  by.client.projects.create({
+  createProjectAs(by, {
     name,
     details: 'Who hears of what.',
-    dueDate: tomorrow(),
-    category: 'design',
     assignedUserIds: assignees.map((user) => user.user.uid),
   });
 
@@ -109,11 +107,9 @@ describe('notifications created by actions', () => {
     const database = await openServerDatabase(team.server);
     try {
       await dashboard.until(() => true, 10_000, 'the first snapshot');
-      const project = await team.ada.client.projects.create({
+      const project = await createProjectAs(team.ada, {
         name: 'A crowd with long names',
         details: 'Everyone hears of it.',
-        dueDate: tomorrow(),
-        category: 'design',
         assignedUserIds: [team.ada.user.uid, ...crowd],
       });
       await dashboard.until((docs) => docs.some((doc) => doc.id === project.id), 10_000, 'the project live');

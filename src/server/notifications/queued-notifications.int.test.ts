@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadNotificationsCountQuery, type NotificationUnreadCount } from '../../common';
 import { assignBulkMembers } from '../../../test/support/bulk-users';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  LiveRecorder,
+  type SignedInClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { pollUntil } from '../../../test/support/poll';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -47,10 +52,9 @@ async function queuedJobs(): Promise<number> {
 }
 
 async function projectWithCrowd(name: string, crowd: number): Promise<{ id: string; crowdIds: string[] }> {
-  const project = await ada.client.projects.create({
+  const project = await createProjectAs(ada, {
     name,
     details: 'More people than a transaction should write to.',
-    dueDate: tomorrow(),
     category: 'development',
     assignedUserIds: [bob.user.uid],
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignBulkMembers } from '../../../test/support/bulk-users';
-import { signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { createProjectAs, type SignedInClient, signUpClient } from '../../../test/support/clients';
 import { pollUntil } from '../../../test/support/poll';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTwoInstances, type TwoInstances } from '../../../test/support/test-server';
@@ -28,12 +28,10 @@ afterAll(async () => {
 
 describe('queued notifications on two instances', () => {
   it('writes each queued job exactly once while both instances take jobs', async () => {
-    const project = await ada.client.projects.create({
+    const project = await createProjectAs(ada, {
       name: 'Raced for',
       details: 'Two instances, one queue.',
-      dueDate: tomorrow(),
       category: 'development',
-      assignedUserIds: [ada.user.uid],
     });
     const crowd = await assignBulkMembers(instances.first, {
       projectId: project.id,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, messages, type Project } from '../../common';
-import { errorOf, LiveRecorder, signUpClient, tomorrow } from '../../../test/support/clients';
+import { createProjectAs, errorOf, LiveRecorder, signUpClient } from '../../../test/support/clients';
 import { postJson, uniqueEmail } from '../../../test/support/fixtures';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
@@ -199,13 +199,7 @@ describe('metrics', () => {
       await list.until(() => true);
       await waitForSample('dojo_live_sockets', {}, (value) => value >= 1);
       await waitForSample('dojo_live_subscriptions', {}, (value) => value >= 1);
-      const project = await alice.client.projects.create({
-        name: 'Measured',
-        details: 'fan-out',
-        dueDate: tomorrow(),
-        category: 'design',
-        assignedUserIds: [alice.user.uid],
-      });
+      const project = await createProjectAs(alice, { name: 'Measured', details: 'fan-out' });
       await list.until((docs) => docs.some((doc) => doc.id === project.id));
       await waitForSample('dojo_live_fanout_seconds_count', {}, (value) => value > fanOutsBefore);
       list.unsubscribe();

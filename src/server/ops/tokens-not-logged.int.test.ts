@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tomorrow, newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { createProjectAs, newClient, type SignedInClient, signUpClient } from '../../../test/support/clients';
 import { makePng, postJson, uniqueEmail } from '../../../test/support/fixtures';
 import { rawExchange } from '../../../test/support/raw-http';
 import { SmtpInbox } from '../../../test/support/smtp-inbox';
@@ -139,10 +139,9 @@ it('logs no reset, invitation, download or unsubscribe token, used or forged, in
   await member.client.notifications.updatePreferences({
     preferences: [{ kind: 'assigned', inApp: true, email: 'immediate' }],
   });
-  await admin.client.projects.create({
+  await createProjectAs(admin, {
     name: 'Quarterly report',
     details: 'Numbers',
-    dueDate: tomorrow(),
     category: 'development',
     assignedUserIds: [member.user.uid],
   });

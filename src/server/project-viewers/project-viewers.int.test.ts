@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectViewersQuery, type ProjectViewer } from '../../common';
 import { useTestTeam } from '../../../test/support/test-team';
-import { LiveRecorder, newClient, signUpClient, tomorrow } from '../../../test/support/clients';
+import { createProjectAs, LiveRecorder, newClient, signUpClient } from '../../../test/support/clients';
 import { WAIT_MS } from '../../../test/support/poll';
 
 /**
@@ -15,13 +15,7 @@ let projectId: string;
 const idsOf = (docs: ProjectViewer[]) => docs.map((viewer) => viewer.id);
 
 beforeAll(async () => {
-  const project = await team.alice.client.projects.create({
-    name: 'Looked at',
-    details: 'who has it open',
-    dueDate: tomorrow(),
-    category: 'design',
-    assignedUserIds: [team.alice.user.uid],
-  });
+  const project = await createProjectAs(team.alice, { name: 'Looked at', details: 'who has it open' });
   projectId = project.id;
 });
 

@@ -10,7 +10,12 @@ import {
   type TestServer,
 } from '../../../test/support/test-server';
 import { startServerProcess, type ChildServer } from '../../../test/support/server-process';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  LiveRecorder,
+  type SignedInClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { openServerDatabase } from '../../../test/support/test-database';
 
@@ -50,12 +55,9 @@ describe('who is looking, on two instances', () => {
     const closer = await signUpClient(instanceA.url, 'closer');
     const survivor = await signUpClient(instanceA.url, 'survivor');
     clients.push(watcher, closer, survivor);
-    const project = await watcher.client.projects.create({
+    const project = await createProjectAs(watcher, {
       name: 'Watched from afar',
       details: 'open on the other instance',
-      dueDate: tomorrow(),
-      category: 'design',
-      assignedUserIds: [watcher.user.uid],
     });
     const seenOnB = new LiveRecorder<ProjectViewer>(watcher.client, projectViewersQuery(project.id));
     new LiveRecorder<ProjectViewer>(closer.client, projectViewersQuery(project.id));

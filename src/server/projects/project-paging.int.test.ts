@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardQuery, type LiveQuery, type Project, type ProjectPage } from '../../common';
 import { insertProjectsInBulk } from '../../../test/support/bulk-projects';
-import { LiveRecorder, signUpClient, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  LiveRecorder,
+  type SignedInClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { WAIT_MS } from '../../../test/support/poll';
 
@@ -132,11 +137,9 @@ describe('live pages stay correct while projects come and go', () => {
     await firstPage.until((docs) => docs.length === 50);
     await secondPage.until((docs) => docs.length === 50);
 
-    const added = await alice.client.projects.create({
+    const added = await createProjectAs(alice, {
       name: 'Added above',
       details: 'x',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [bob.user.uid],
     });
     await firstPage.until((docs) => docs.length === 51 && docs[0]?.id === added.id, WAIT_MS, 'new on top');

@@ -5,7 +5,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { LiveTarget, Project, ProjectPage } from '../../common';
-import { LiveRecorder, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  LiveRecorder,
+  type SignedInClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 
@@ -79,12 +84,10 @@ async function renameBehindTheServersBack(server: TestServer, id: string, name: 
 async function cachedThenRenamed(entry: Started): Promise<void> {
   const live = new LiveRecorder<Project>(entry.alice.client, PROJECT_LIST);
   await live.until((docs) => docs.length === 0, WAIT_MS, 'the empty first snapshot');
-  const project = await entry.alice.client.projects.create({
+  const project = await createProjectAs(entry.alice, {
     name: 'Before',
     details: 'Renamed in the database while the server looks away.',
     dueDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
-    category: 'design',
-    assignedUserIds: [entry.alice.user.uid],
   });
   await live.until((docs) => docs.some((doc) => doc.id === project.id), WAIT_MS, 'the project, live');
   live.unsubscribe();

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { messages, type Member, type UserProfile } from '../../common';
 import { DojoError, type DojoClient } from '../../sdk';
-import { errorOf, LiveRecorder, newClient, signUpClient, tomorrow } from '../../../test/support/clients';
+import {
+  createProjectAs,
+  errorOf,
+  LiveRecorder,
+  newClient,
+  signUpClient,
+} from '../../../test/support/clients';
 import { makePng, storedBlobFiles, uniqueEmail } from '../../../test/support/fixtures';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { useTestTeam } from '../../../test/support/test-team';
@@ -322,11 +328,9 @@ describe('members', () => {
 
   it('deactivates a member: signed out live everywhere, no login, gone from lists, name kept on their work', async () => {
     const leaving = await signUpClient(team.server.url, `Leaving ${Math.random().toString(36).slice(2, 6)}`);
-    const project = await leaving.client.projects.create({
+    const project = await createProjectAs(leaving, {
       name: 'Left behind',
       details: 'Still here after they go',
-      dueDate: tomorrow(),
-      category: 'design',
       assignedUserIds: [leaving.user.uid, team.member.user.uid],
     });
     const panel = new LiveRecorder<UserProfile>(team.member.client, {
@@ -364,11 +368,9 @@ describe('members', () => {
     expect(wrongPassword.code).toBe('wrong-credentials');
 
     const assign = await errorOf(() =>
-      team.member.client.projects.create({
+      createProjectAs(team.member, {
         name: 'Assign the gone',
         details: 'x',
-        dueDate: tomorrow(),
-        category: 'design',
         assignedUserIds: [leaving.user.uid],
       }),
     );
