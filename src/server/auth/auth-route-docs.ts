@@ -6,7 +6,7 @@ import {
   SessionStateSchema,
   SignupFieldsSchema,
 } from '../../common';
-import { describeRoutes } from '../http/api-docs';
+import { describeRoutes, jsonBody } from '../http/api-docs';
 
 const tag = 'Auth';
 
@@ -51,7 +51,7 @@ export const authRouteDocs = describeRoutes([
     description:
       'Rate-limited per client address, and failed logins per account (LOGIN_FAILURES_PER_ACCOUNT per 15 minutes, over every address and instance): past either, 429 with Retry-After.',
     caller: 'anyone',
-    body: { contentType: 'application/json', schema: LoginSchema },
+    body: jsonBody(LoginSchema),
     response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResultSchema },
     errors: ['wrong-credentials', 'forbidden', 'too-many-requests'],
   },

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { AddCommentSchema, CommentPageSchema, CommentSchema, EditCommentSchema } from '../../common';
-import { describeRoutes } from '../http/api-docs';
+import { describeRoutes, jsonBody } from '../http/api-docs';
 import { IdParamsSchema } from '../projects/projects-routes';
 import { CommentPageQuerySchema, CommentParamsSchema } from './comments-routes';
+
+const CommentResultSchema = z.object({ comment: CommentSchema });
 
 /** Under the projects' tag: a comment is addressed through its project. */
 const tag = 'Projects';
@@ -29,12 +31,8 @@ export const commentsRouteDocs = describeRoutes([
     summary: 'Add a comment (any signed-in user)',
     caller: 'member',
     params: IdParamsSchema,
-    body: { contentType: 'application/json', schema: AddCommentSchema },
-    response: {
-      status: 201,
-      description: 'The stored comment',
-      schema: z.object({ comment: CommentSchema }),
-    },
+    body: jsonBody(AddCommentSchema),
+    response: { status: 201, description: 'The stored comment', schema: CommentResultSchema },
     errors: ['forbidden', 'not-found', 'too-many-requests'],
   },
   {
@@ -47,12 +45,8 @@ export const commentsRouteDocs = describeRoutes([
       'live `comments` query receive it as one `modified` change. 403 for a comment of someone else.',
     caller: 'member',
     params: CommentParamsSchema,
-    body: { contentType: 'application/json', schema: EditCommentSchema },
-    response: {
-      status: 200,
-      description: 'The edited comment',
-      schema: z.object({ comment: CommentSchema }),
-    },
+    body: jsonBody(EditCommentSchema),
+    response: { status: 200, description: 'The edited comment', schema: CommentResultSchema },
     errors: ['forbidden', 'not-found', 'too-many-requests'],
   },
   {

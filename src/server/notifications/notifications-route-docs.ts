@@ -3,7 +3,7 @@ import {
   NotificationPreferencesSchema,
   UpdateNotificationPreferencesSchema,
 } from '../../common';
-import { describeRoutes } from '../http/api-docs';
+import { describeRoutes, jsonBody } from '../http/api-docs';
 import { NotificationIdParamsSchema, NotificationPageQuerySchema } from './notifications-routes';
 
 const tag = 'Notifications';
@@ -54,7 +54,7 @@ export const notificationsRouteDocs = describeRoutes([
     tag,
     summary: 'Change your choice for the kinds given; applies to the next notification',
     caller: 'member',
-    body: { contentType: 'application/json', schema: UpdateNotificationPreferencesSchema },
+    body: jsonBody(UpdateNotificationPreferencesSchema),
     response: { status: 200, description: 'One preference per kind', schema: NotificationPreferencesSchema },
   },
 ]);

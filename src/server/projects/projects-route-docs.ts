@@ -7,10 +7,11 @@ import {
   ProjectSchema,
   UpdateProjectSchema,
 } from '../../common';
-import { describeRoutes } from '../http/api-docs';
+import { describeRoutes, jsonBody } from '../http/api-docs';
 import { CompletedQuerySchema, IdParamsSchema, ListQuerySchema } from './projects-routes';
 
 const tag = 'Projects';
+const ProjectResultSchema = z.object({ project: ProjectSchema });
 
 export const projectsRouteDocs = describeRoutes([
   {
@@ -22,11 +23,11 @@ export const projectsRouteDocs = describeRoutes([
       "The create form's fields and rules, plus the `version` the edit started from: if the project changed meanwhile, nothing is written and the answer is 409.",
     caller: 'member',
     params: IdParamsSchema,
-    body: { contentType: 'application/json', schema: UpdateProjectSchema },
+    body: jsonBody(UpdateProjectSchema),
     response: {
       status: 200,
       description: 'The project as saved',
-      schema: z.object({ project: ProjectSchema }),
+      schema: ProjectResultSchema,
     },
     errors: ['forbidden', 'not-found', 'conflict'],
   },
@@ -67,7 +68,7 @@ export const projectsRouteDocs = describeRoutes([
     response: {
       status: 200,
       description: 'The reopened project',
-      schema: z.object({ project: ProjectSchema }),
+      schema: ProjectResultSchema,
     },
     errors: ['forbidden', 'not-found'],
   },
@@ -100,8 +101,8 @@ export const projectsRouteDocs = describeRoutes([
     description:
       'The creator comes from the session and `createdAt` from the server clock; both are ignored in the body.',
     caller: 'member',
-    body: { contentType: 'application/json', schema: CreateProjectSchema },
-    response: { status: 201, description: 'The new project', schema: z.object({ project: ProjectSchema }) },
+    body: jsonBody(CreateProjectSchema),
+    response: { status: 201, description: 'The new project', schema: ProjectResultSchema },
     errors: ['forbidden', 'too-many-requests'],
   },
   {
@@ -111,7 +112,7 @@ export const projectsRouteDocs = describeRoutes([
     summary: 'One project (its comments: GET /api/projects/{id}/comments)',
     caller: 'member',
     params: IdParamsSchema,
-    response: { status: 200, description: 'The project', schema: z.object({ project: ProjectSchema }) },
+    response: { status: 200, description: 'The project', schema: ProjectResultSchema },
     errors: ['not-found'],
   },
   {
