@@ -96,6 +96,10 @@ export async function findCommentAuthor(
   return row?.author_id ?? null;
 }
 
+/** The project's id while it is open, as a subquery of a comment's own write statement. */
+const openProjectId = (db: Kysely<Database>, projectId: string) =>
+  db.selectFrom('projects').select('id').where('id', '=', projectId).where('completed_at', 'is', null);
+
 /**
  * Rewrites a comment of this author in this project; false when there is none (gone meanwhile). The
  * author condition is in the statement, so a check-then-write race cannot let someone else's through.
@@ -111,13 +115,7 @@ export async function updateCommentOf(
     .where('project_id', '=', edit.projectId)
     .where('author_id', '=', edit.authorId)
     // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', edit.projectId)
-        .where('completed_at', 'is', null),
-    )
+    .where('project_id', 'in', openProjectId(db, edit.projectId))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -133,13 +131,7 @@ export async function deleteCommentOf(
     .where('project_id', '=', target.projectId)
     .where('author_id', '=', target.authorId)
     // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', target.projectId)
-        .where('completed_at', 'is', null),
-    )
+    .where('project_id', 'in', openProjectId(db, target.projectId))
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
