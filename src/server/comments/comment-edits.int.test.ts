@@ -139,6 +139,9 @@ describe('editing and deleting comments over HTTP', () => {
   });
 });
 
+const notProbe = ({ message }: { message: LiveServerMessage }) =>
+  !('id' in message && message.id?.startsWith('probe-'));
+
 /** A raw live socket recording every message and its size, to see exactly what a change costs. */
 async function openRecorder(cookie: string) {
   const socket = new WebSocket(`${team.server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
@@ -148,35 +151,46 @@ async function openRecorder(cookie: string) {
   );
   await new Promise((resolve) => socket.once('open', resolve));
   let probes = 0;
+  /**
+   * Waits until everything the server sent before now has arrived: a subscription's snapshot is queued
+   * behind any pending change fan-out on the same serial queue, so it arrives after them.
+   */
+  async function settle() {
+    probes += 1;
+    const id = `probe-${probes}`;
+    socket.send(
+      JSON.stringify({
+        type: 'subscribe',
+        id,
+        target: { kind: 'doc', collection: 'projects', id: 'none' },
+      }),
+    );
+    await expect
+      .poll(() => received.some(({ message }) => message.type === 'snapshot' && message.id === id))
+      .toBe(true);
+  }
   return {
     socket,
     received,
     subscribe(id: string, target: unknown) {
       socket.send(JSON.stringify({ type: 'subscribe', id, target }));
     },
+    settle,
     /**
-     * Waits until everything the server sent before now has arrived: a subscription's snapshot is queued
-     * behind any pending change fan-out on the same serial queue, so it arrives after them.
+     * Does `act`, waits for its change to arrive and for everything sent before then, and answers what
+     * `act` returned with what came since it started (probes left out).
      */
-    async settle() {
-      probes += 1;
-      const id = `probe-${probes}`;
-      socket.send(
-        JSON.stringify({
-          type: 'subscribe',
-          id,
-          target: { kind: 'doc', collection: 'projects', id: 'none' },
-        }),
-      );
+    async changesFrom<T>(act: () => Promise<T>) {
+      const start = received.length;
+      const result = await act();
       await expect
-        .poll(() => received.some(({ message }) => message.type === 'snapshot' && message.id === id))
+        .poll(() => received.slice(start).some(({ message }) => message.type === 'changes'))
         .toBe(true);
+      await settle();
+      return { result, after: received.slice(start).filter(notProbe) };
     },
   };
 }
-
-const notProbe = ({ message }: { message: LiveServerMessage }) =>
-  !('id' in message && message.id?.startsWith('probe-'));
 
 describe('comment edits and deletes live', () => {
   it('sends a comments subscriber exactly one modified, then one removed change for the comment', async () => {
@@ -186,34 +200,20 @@ describe('comment edits and deletes live', () => {
     const recorder = await openRecorder(luigiCookie);
     recorder.subscribe('comments', projectCommentsQuery(project.id, COMMENTS_PAGE_SIZE));
     await recorder.settle();
-    let start = recorder.received.length;
 
-    const edited = await team.mario.client.projects.editComment(project.id, comment.id, { content: 'after' });
-    await expect
-      .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
-      .toBe(true);
-    await recorder.settle();
-    expect(
-      recorder.received
-        .slice(start)
-        .filter(notProbe)
-        .map(({ message }) => message),
-    ).toEqual([
-      { type: 'changes', id: 'comments', changes: [{ type: 'modified', doc: edited, newIndex: 0 }] },
+    const edit = await recorder.changesFrom(() =>
+      team.mario.client.projects.editComment(project.id, comment.id, { content: 'after' }),
+    );
+    expect(edit.after.map(({ message }) => message)).toEqual([
+      { type: 'changes', id: 'comments', changes: [{ type: 'modified', doc: edit.result, newIndex: 0 }] },
     ]);
 
-    start = recorder.received.length;
-    await team.mario.client.projects.deleteComment(project.id, comment.id);
-    await expect
-      .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
-      .toBe(true);
-    await recorder.settle();
-    expect(
-      recorder.received
-        .slice(start)
-        .filter(notProbe)
-        .map(({ message }) => message),
-    ).toEqual([{ type: 'changes', id: 'comments', changes: [{ type: 'removed', doc: { id: comment.id } }] }]);
+    const removal = await recorder.changesFrom(() =>
+      team.mario.client.projects.deleteComment(project.id, comment.id),
+    );
+    expect(removal.after.map(({ message }) => message)).toEqual([
+      { type: 'changes', id: 'comments', changes: [{ type: 'removed', doc: { id: comment.id } }] },
+    ]);
     expect((await allComments(project.id)).map((each) => each.id)).toEqual([kept.id]);
     recorder.socket.close();
   });
@@ -241,31 +241,24 @@ describe('comment edits and deletes live', () => {
     const recorder = await openRecorder(luigiCookie);
     recorder.subscribe('comments', projectCommentsQuery(project.id, COMMENTS_PAGE_SIZE));
     await recorder.settle();
-    const start = recorder.received.length;
 
-    const edited = await team.mario.client.projects.editComment(project.id, onPage.id, {
-      content: 'short now',
+    const edit = await recorder.changesFrom(async () => {
+      const edited = await team.mario.client.projects.editComment(project.id, onPage.id, {
+        content: 'short now',
+      });
+      // A comment outside the live page changes nothing a subscriber of that page holds.
+      await team.mario.client.projects.editComment(project.id, older.id, { content: 'also short' });
+      return edited;
     });
-    // A comment outside the live page changes nothing a subscriber of that page holds.
-    await team.mario.client.projects.editComment(project.id, older.id, { content: 'also short' });
-    await expect
-      .poll(() => recorder.received.slice(start).some(({ message }) => message.type === 'changes'))
-      .toBe(true);
-    await recorder.settle();
-    const after = recorder.received.slice(start).filter(notProbe);
-    expect(after.map(({ message }) => message)).toEqual([
-      { type: 'changes', id: 'comments', changes: [{ type: 'modified', doc: edited, newIndex: 3 }] },
+    expect(edit.after.map(({ message }) => message)).toEqual([
+      { type: 'changes', id: 'comments', changes: [{ type: 'modified', doc: edit.result, newIndex: 3 }] },
     ]);
-    expect(after.reduce((sum, { bytes }) => sum + bytes, 0)).toBeLessThan(1024);
+    expect(edit.after.reduce((sum, { bytes }) => sum + bytes, 0)).toBeLessThan(1024);
 
     // Deleting from a full page: the comment leaves and the next older one moves in, nothing else.
-    const deleteStart = recorder.received.length;
-    await team.mario.client.projects.deleteComment(project.id, onPage.id);
-    await expect
-      .poll(() => recorder.received.slice(deleteStart).some(({ message }) => message.type === 'changes'))
-      .toBe(true);
-    await recorder.settle();
-    const removal = recorder.received.slice(deleteStart).filter(notProbe);
+    const { after: removal } = await recorder.changesFrom(() =>
+      team.mario.client.projects.deleteComment(project.id, onPage.id),
+    );
     expect(removal.map(({ message }) => message)).toEqual([
       {
         type: 'changes',
