@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STORAGE_OPEN_UPLOADS_MAX } from '../../common/limits';
 import { storageErrorTexts } from '../../common/storage-errors';
 import { makePng } from '../../../test/support/fixtures';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import type { TestServer } from '../../../test/support/test-server';
 import { updateObject } from './objects/objects-repository';
 import {
   asBody,
   bucketUrl,
+  deleteObject,
   multipartBody,
   objectUrl,
   putObject,
-  signUpStorageUser,
   startResumable,
   startSession,
   testBytes,
@@ -18,6 +18,7 @@ import {
   uploadMultipart,
   withDatabase,
   useStorageSuite,
+  useQuotaUser,
   withStorageSweeper,
   storedUploadIds,
   type StorageTestUser,
@@ -32,37 +33,12 @@ type ErrorBody = { error: { code: number; message: string } };
 const errorOf = async (response: Response) => (await response.json()) as ErrorBody;
 const uploadIdOf = (uploadUrl: string) => new URL(uploadUrl).searchParams.get('upload_id')!;
 
-/** Bytes a user may still store: the quota less the thumbnail every signup stores. */
-async function roomOf(server: TestServer, user: StorageTestUser, quota: number): Promise<number> {
-  const listing = await fetch(
-    `${bucketUrl(server.url)}?prefix=${encodeURIComponent(`thumbnails/${user.uid}/`)}`,
-    {
-      headers: user.auth,
-    },
-  );
-  const { items } = (await listing.json()) as { items: { name: string }[] };
-  let used = 0;
-  for (const item of items) {
-    const metadata = await fetch(objectUrl(server.url, item.name), { headers: user.auth });
-    used += Number(((await metadata.json()) as { size: string }).size);
-  }
-  return quota - used;
-}
-
 describe('open resumable sessions and the quota', () => {
-  const QUOTA = 1_000_000;
   let server: TestServer;
   let user: StorageTestUser;
   let room: number;
 
-  beforeAll(async () => {
-    server = await startTestServer({ configOverrides: { storageQuotaBytes: QUOTA } });
-    user = await signUpStorageUser(server.url);
-    room = await roomOf(server, user, QUOTA);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useQuotaUser(1_000_000, (suite) => ({ server, user, room } = suite));
 
   it('counts a session at its declared size from its start, until it is cancelled', async () => {
     const first = await startSession(server.url, `files/${user.uid}/first.bin`, room - 100, {
@@ -94,12 +70,7 @@ describe('open resumable sessions and the quota', () => {
     const afterUrl = new URL(after.headers.get('x-goog-upload-url')!, server.url).href;
     expect((await uploadCommand(afterUrl, user.auth, 'cancel')).status).toBe(200);
     expect(
-      (
-        await fetch(objectUrl(server.url, `files/${user.uid}/small.bin`), {
-          method: 'DELETE',
-          headers: user.auth,
-        })
-      ).status,
+      (await deleteObject(server.url, `files/${user.uid}/small.bin`, { headers: user.auth })).status,
     ).toBe(204);
   });
 
@@ -115,14 +86,9 @@ describe('open resumable sessions and the quota', () => {
     expect(
       (await startResumable(server.url, `files/${user.uid}/more.bin`, 1, { headers: user.auth })).status,
     ).toBe(402);
-    expect(
-      (
-        await fetch(objectUrl(server.url, `files/${user.uid}/all.bin`), {
-          method: 'DELETE',
-          headers: user.auth,
-        })
-      ).status,
-    ).toBe(204);
+    expect((await deleteObject(server.url, `files/${user.uid}/all.bin`, { headers: user.auth })).status).toBe(
+      204,
+    );
   });
 });
 
@@ -180,23 +146,14 @@ describe('how many sessions, and for how long', () => {
 });
 
 describe('an expired session (STORAGE_UPLOAD_TTL_MS)', () => {
-  const QUOTA = 1_000_000;
   let server: TestServer;
   let user: StorageTestUser;
+  let room: number;
 
-  beforeAll(async () => {
-    // A lifetime of 1 ms: every session is dead by its next request, without waiting for a clock.
-    server = await startTestServer({
-      configOverrides: { storageQuotaBytes: QUOTA, storageUploadSessionTtlMs: 1 },
-    });
-    user = await signUpStorageUser(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  // A lifetime of 1 ms: every session is dead by its next request, without waiting for a clock.
+  useQuotaUser(1_000_000, (suite) => ({ server, user, room } = suite), { storageUploadSessionTtlMs: 1 });
 
   it('answers 404 to every command before any sweep, and reserves nothing any more', async () => {
-    const room = await roomOf(server, user, QUOTA);
     const uploadUrl = await startSession(server.url, `files/${user.uid}/dead.bin`, room, {
       headers: user.auth,
     });
@@ -249,7 +206,7 @@ describe('buckets, metadata and downloads', () => {
             body: JSON.stringify({ contentLanguage: 'en' }),
           }),
         ],
-        ['delete', fetch(objectUrl(server.url, name, bucket), { method: 'DELETE', headers: alice.auth })],
+        ['delete', deleteObject(server.url, name, { headers: alice.auth, bucket })],
       ];
       for (const [operation, request] of requests) {
         const response = await request;

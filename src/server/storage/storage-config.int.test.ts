@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../../../test/support/test-server';
 import {
   bucketUrl,
+  deleteObject,
   objectUrl,
   putObject,
-  signUpStorageUser,
+  useQuotaUser,
+  useStorageUser,
   startResumable,
   startSession,
   testBytes,
@@ -19,26 +21,9 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
   const QUOTA = 400_000;
   let server: TestServer;
   let user: StorageTestUser;
-  let signupThumbnailBytes: number;
+  let room: number;
 
-  beforeAll(async () => {
-    server = await startTestServer({
-      configOverrides: { storageQuotaBytes: QUOTA, publicUrl: 'https://dojo.example' },
-    });
-    user = await signUpStorageUser(server.url);
-    const thumbnail = await fetch(
-      `${bucketUrl(server.url)}?prefix=${encodeURIComponent(`thumbnails/${user.uid}/`)}`,
-      {
-        headers: user.auth,
-      },
-    );
-    const [item] = ((await thumbnail.json()) as { items: { name: string }[] }).items;
-    const metadata = await fetch(objectUrl(server.url, item!.name), { headers: user.auth });
-    signupThumbnailBytes = Number(((await metadata.json()) as { size: string }).size);
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useQuotaUser(QUOTA, (suite) => ({ server, user, room } = suite), { publicUrl: 'https://dojo.example' });
 
   it('refuses a multipart upload that would pass the quota (402) and keeps nothing of it', async () => {
     const name = `files/${user.uid}/too-big.bin`;
@@ -51,7 +36,6 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
   });
 
   it('counts every object the user owns, and lets a replacement reuse its own size', async () => {
-    const room = QUOTA - signupThumbnailBytes;
     const name = `files/${user.uid}/fits.bin`;
     await putObject(server.url, name, testBytes(room), { headers: user.auth });
     // Full: one more byte anywhere is refused, but replacing the same object with as many bytes is not.
@@ -62,9 +46,7 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
     expect((await uploadMultipart(server.url, name, testBytes(room, 2), { headers: user.auth })).status).toBe(
       200,
     );
-    expect((await fetch(objectUrl(server.url, name), { method: 'DELETE', headers: user.auth })).status).toBe(
-      204,
-    );
+    expect((await deleteObject(server.url, name, { headers: user.auth })).status).toBe(204);
   });
 
   it('refuses a resumable start whose declared size would pass the quota (402)', async () => {
@@ -93,12 +75,7 @@ describe('quota (STORAGE_QUOTA_BYTES) and PUBLIC_URL', () => {
     expect(finalize.status).toBe(200);
     expect(finalize.headers.get('x-goog-upload-status')).toBe('final');
     expect(
-      (
-        await fetch(objectUrl(server.url, `files/${user.uid}/late.bin`), {
-          method: 'DELETE',
-          headers: user.auth,
-        })
-      ).status,
+      (await deleteObject(server.url, `files/${user.uid}/late.bin`, { headers: user.auth })).status,
     ).toBe(204);
   });
 
@@ -116,17 +93,16 @@ describe('App Check enforced (APP_CHECK_ENFORCED=true)', () => {
   let name: string;
   let downloadToken: string;
 
-  beforeAll(async () => {
-    server = await startTestServer({ configOverrides: { appCheckEnforced: true } });
-    user = await signUpStorageUser(server.url);
-    name = `thumbnails/${user.uid}/avatar.png`;
-    const photo = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: user.cookie } });
-    const photoURL = ((await photo.json()) as { user: { photoURL: string } }).user.photoURL;
-    downloadToken = new URL(photoURL, server.url).searchParams.get('token')!;
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  useStorageUser(
+    async (suite) => {
+      ({ server, user } = suite);
+      name = `thumbnails/${user.uid}/avatar.png`;
+      const photo = await fetch(`${server.url}/api/auth/session`, { headers: { cookie: user.cookie } });
+      const photoURL = ((await photo.json()) as { user: { photoURL: string } }).user.photoURL;
+      downloadToken = new URL(photoURL, server.url).searchParams.get('token')!;
+    },
+    { configOverrides: { appCheckEnforced: true } },
+  );
 
   const mint = async (): Promise<string> => {
     const response = await fetch(`${server.url}/api/app-check/token`, { method: 'POST' });

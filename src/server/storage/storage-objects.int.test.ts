@@ -6,6 +6,7 @@ import type { TestServer } from '../../../test/support/test-server';
 import {
   asBody,
   bucketUrl,
+  deleteObject,
   md5Base64,
   multipartBody,
   objectUrl,
@@ -229,38 +230,24 @@ describe('multipart upload (POST /v0/b/{bucket}/o, X-Goog-Upload-Protocol: multi
       (b) => Buffer.from(`--${b}\r\n\r\nnot json\r\n--${b}\r\n\r\nhi\r\n--${b}--`),
     ],
   ];
+  /** A multipart upload of Alice's with the body and content-type as given, however malformed. */
+  const postMultipart = (contentType: string, body: Uint8Array) =>
+    fetch(`${bucketUrl(server.url)}?name=${encodeURIComponent(`files/${alice.uid}/m.txt`)}`, {
+      method: 'POST',
+      headers: { ...alice.auth, 'X-Goog-Upload-Protocol': 'multipart', 'content-type': contentType },
+      body: asBody(body),
+    });
+
   it.each(malformed)('refuses a multipart body with %s (400)', async (_label, build) => {
     const boundary = '1234567890';
-    const response = await fetch(
-      `${bucketUrl(server.url)}?name=${encodeURIComponent(`files/${alice.uid}/m.txt`)}`,
-      {
-        method: 'POST',
-        headers: {
-          ...alice.auth,
-          'X-Goog-Upload-Protocol': 'multipart',
-          'content-type': `multipart/related; boundary=${boundary}`,
-        },
-        body: asBody(build(boundary)),
-      },
-    );
+    const response = await postMultipart(`multipart/related; boundary=${boundary}`, build(boundary));
     expect(response.status).toBe(400);
     expect((await errorOf(response)).error.code).toBe(400);
   });
 
   it('refuses a multipart upload without a boundary (400)', async () => {
     const { body } = multipartBody({}, testBytes(3), 'text/plain', 'abc');
-    const response = await fetch(
-      `${bucketUrl(server.url)}?name=${encodeURIComponent(`files/${alice.uid}/m.txt`)}`,
-      {
-        method: 'POST',
-        headers: {
-          ...alice.auth,
-          'X-Goog-Upload-Protocol': 'multipart',
-          'content-type': 'multipart/related',
-        },
-        body: asBody(body),
-      },
-    );
+    const response = await postMultipart('multipart/related', body);
     expect(response.status).toBe(400);
   });
 
@@ -338,7 +325,7 @@ describe('object names', () => {
         body: '{}',
       });
       expect(patch.status).toBe(400);
-      const del = await fetch(objectUrl(server.url, name), { method: 'DELETE', headers: alice.auth });
+      const del = await deleteObject(server.url, name, { headers: alice.auth });
       expect(del.status).toBe(400);
       expect((await errorOf(del)).error.code).toBe(400);
     },
@@ -553,20 +540,18 @@ describe('delete', () => {
   it('deletes (204), then answers 404', async () => {
     const name = `files/${alice.uid}/delete-me.txt`;
     await putObject(server.url, name, testBytes(10), { headers: alice.auth });
-    const first = await fetch(objectUrl(server.url, name), { method: 'DELETE', headers: alice.auth });
+    const first = await deleteObject(server.url, name, { headers: alice.auth });
     expect(first.status).toBe(204);
     expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(404);
-    const second = await fetch(objectUrl(server.url, name), { method: 'DELETE', headers: alice.auth });
+    const second = await deleteObject(server.url, name, { headers: alice.auth });
     expect(second.status).toBe(404);
   });
 
   it("refuses another user's object (403) and no user (401)", async () => {
     const name = `files/${alice.uid}/keep-me.txt`;
     await putObject(server.url, name, testBytes(10), { headers: alice.auth });
-    expect((await fetch(objectUrl(server.url, name), { method: 'DELETE', headers: bob.auth })).status).toBe(
-      403,
-    );
-    expect((await fetch(objectUrl(server.url, name), { method: 'DELETE' })).status).toBe(401);
+    expect((await deleteObject(server.url, name, { headers: bob.auth })).status).toBe(403);
+    expect((await deleteObject(server.url, name)).status).toBe(401);
     expect((await fetch(objectUrl(server.url, name), { headers: alice.auth })).status).toBe(200);
   });
 
@@ -580,7 +565,7 @@ describe('delete', () => {
     );
     const [item] = ((await list.json()) as { items: { name: string }[] }).items;
     expect(item?.name).toBe(`thumbnails/${user.uid}/avatar.png`);
-    const response = await fetch(objectUrl(server.url, item!.name), { method: 'DELETE', headers: user.auth });
+    const response = await deleteObject(server.url, item!.name, { headers: user.auth });
     expect(response.status).toBe(204);
   });
 });

@@ -115,6 +115,15 @@ export async function putObject(
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** `deleteObject`: one DELETE on the object's URL. */
+export function deleteObject(
+  baseUrl: string,
+  name: string,
+  options: Pick<UploadOptions, 'headers' | 'bucket'> = {},
+): Promise<Response> {
+  return fetch(objectUrl(baseUrl, name, options.bucket), { method: 'DELETE', headers: options.headers });
+}
+
 /** Resumable start (docs/storage-protocol.md §4.8a). */
 export function startResumable(
   baseUrl: string,
@@ -254,6 +263,18 @@ export interface StorageSuite {
   bob: StorageTestUser;
 }
 
+/** A server started before the suite (or `describe`) and stopped after it; `ready` sets it up for the tests. */
+function useServer(ready: (server: TestServer) => Promise<void>, options?: StartTestServerOptions): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    await ready(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+}
+
 /**
  * The setup most storage suites share: a server started before the suite (or `describe`) with two
  * signed-up users, stopped after it. `ready` receives them, e.g. `({ server, alice, bob } = suite)`.
@@ -262,13 +283,52 @@ export function useStorageSuite(
   ready: (suite: StorageSuite) => void,
   options?: StartTestServerOptions,
 ): void {
-  let server: TestServer | undefined;
-  beforeAll(async () => {
-    server = await startTestServer(options);
+  useServer(async (server) => {
     const [alice, bob] = await Promise.all([signUpStorageUser(server.url), signUpStorageUser(server.url)]);
     ready({ server, alice, bob });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  }, options);
+}
+
+/**
+ * A server of its own settings (a quota, PUBLIC_URL, ...) with one signed-up user, for the suites that
+ * measure that user's room. `ready` may be async, to read what the tests need before they run.
+ */
+export function useStorageUser(
+  ready: (suite: { server: TestServer; user: StorageTestUser }) => void | Promise<void>,
+  options?: StartTestServerOptions,
+): void {
+  useServer(async (server) => {
+    await ready({ server, user: await signUpStorageUser(server.url) });
+  }, options);
+}
+
+/** The bytes of the thumbnail(s) every signup stores, which count against the user's quota. */
+async function signupThumbnailBytes(baseUrl: string, user: StorageTestUser): Promise<number> {
+  const listing = await fetch(
+    `${bucketUrl(baseUrl)}?prefix=${encodeURIComponent(`thumbnails/${user.uid}/`)}`,
+    { headers: user.auth },
+  );
+  const { items } = (await listing.json()) as { items: { name: string }[] };
+  let used = 0;
+  for (const item of items) {
+    const metadata = await fetch(objectUrl(baseUrl, item.name), { headers: user.auth });
+    used += Number(((await metadata.json()) as { size: string }).size);
+  }
+  return used;
+}
+
+/**
+ * useStorageUser on a server with a quota of `quota` bytes (and any other `configOverrides`); `room` is
+ * what the user may still store: the quota less the thumbnail every signup stores.
+ */
+export function useQuotaUser(
+  quota: number,
+  ready: (suite: { server: TestServer; user: StorageTestUser; room: number }) => void,
+  configOverrides: StartTestServerOptions['configOverrides'] = {},
+): void {
+  useStorageUser(
+    async (suite) =>
+      ready({ ...suite, room: quota - (await signupThumbnailBytes(suite.server.url, suite.user)) }),
+    { configOverrides: { ...configOverrides, storageQuotaBytes: quota } },
+  );
 }
