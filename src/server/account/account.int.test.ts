@@ -17,7 +17,7 @@ import {
   signUpClient,
 } from '../../../test/support/clients';
 import { makePng, SVG_IMAGE } from '../../../test/support/fixtures';
-import { openServerDatabase } from '../../../test/support/test-database';
+import { expireLinks } from '../../../test/support/test-database';
 import { useTestTeam } from '../../../test/support/test-team';
 
 const team = useTestTeam({ owner: 'Owner' });
@@ -286,16 +286,7 @@ describe('password reset links', () => {
     const anonymous = newClient(team.server.url);
     expect((await anonymous.access.checkPasswordReset(token)).expiresAt).toBe(link.expiresAt);
     // An hour later, without waiting one: the link's expiry is moved into the past.
-    const database = await openServerDatabase(team.server);
-    try {
-      await database.db
-        .updateTable('password_resets')
-        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-        .where('user_id', '=', user.user.uid)
-        .execute();
-    } finally {
-      await database.close();
-    }
+    await expireLinks(team.server, 'password_resets', 'user_id', user.user.uid);
     const check = await errorOf(() => anonymous.access.checkPasswordReset(token));
     expect([check.status, check.message]).toEqual([410, messages.resetLinkExpired]);
     const reset = await errorOf(() =>

@@ -9,7 +9,7 @@ import {
   signUpClient,
 } from '../../../test/support/clients';
 import { makePng, storedBlobFiles, uniqueEmail } from '../../../test/support/fixtures';
-import { openServerDatabase } from '../../../test/support/test-database';
+import { expireLinks } from '../../../test/support/test-database';
 import { useTestTeam } from '../../../test/support/test-team';
 
 const team = useTestTeam({ owner: 'Owner', member: 'Member' });
@@ -265,16 +265,7 @@ describe('invitations', () => {
     expect([revokedCheck.status, revokedCheck.message]).toEqual([410, messages.invitationRevoked]);
 
     const expired = await team.owner.client.admin.createInvitation({});
-    const database = await openServerDatabase(team.server);
-    try {
-      await database.db
-        .updateTable('invitations')
-        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-        .where('id', '=', expired.invitation.id)
-        .execute();
-    } finally {
-      await database.close();
-    }
+    await expireLinks(team.server, 'invitations', 'id', expired.invitation.id);
     const expiredCheck = await errorOf(() =>
       newClient(team.server.url).access.checkInvitation(tokenOf(expired.url)),
     );
