@@ -79,3 +79,21 @@ export function Field(props: FieldProps) {
     </div>
   );
 }
+
+export type InputFieldProps = FieldBase &
+  Omit<ComponentProps<'input'>, 'id' | 'className' | 'type' | 'required'>;
+
+/** The account's email address, required. */
+export function EmailField(props: InputFieldProps) {
+  return <Field type="email" autoComplete="email" required {...props} />;
+}
+
+/** The password the account has now, asked for to prove who is there; required. */
+export function CurrentPasswordField(props: InputFieldProps) {
+  return <Field type="password" autoComplete="current-password" required {...props} />;
+}
+
+/** A password being chosen, so the browser may offer to make one up; required. */
+export function NewPasswordField(props: InputFieldProps) {
+  return <Field type="password" autoComplete="new-password" required {...props} />;
+}

@@ -26,10 +26,40 @@ export function FormAlert({ lines }: { lines: readonly AlertLine[] }) {
  * second submit), but stays focusable (`aria-disabled`, not `disabled`), so keyboard focus is not dropped to
  * the page.
  */
-export function SubmitButton({ pending, children }: { pending: boolean; children: ReactNode }) {
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  children,
+}: {
+  pending: boolean;
+  /** What it says instead of `children` while the form is being sent. */
+  pendingLabel?: string;
+  children: ReactNode;
+}) {
   return (
     <button className="btn" type="submit" aria-disabled={pending || undefined}>
-      {children}
+      {pending && pendingLabel !== undefined ? pendingLabel : children}
     </button>
+  );
+}
+
+/** The end of a form: its submit button, and its alert below it. */
+export function FormSubmit({
+  form,
+  label,
+  pendingLabel,
+}: {
+  form: { isPending: boolean; alert: readonly AlertLine[] };
+  label: ReactNode;
+  /** What the button says instead while the form is being sent. */
+  pendingLabel?: string;
+}) {
+  return (
+    <>
+      <SubmitButton pending={form.isPending} pendingLabel={pendingLabel}>
+        {label}
+      </SubmitButton>
+      <FormAlert lines={form.alert} />
+    </>
   );
 }

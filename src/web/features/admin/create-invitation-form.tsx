@@ -5,8 +5,8 @@ import {
   type CreateInvitationInput,
   type Invitation,
 } from '../../../common';
-import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { Field, type InputFieldProps } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 import { formatDate } from '../../lib/time-format';
@@ -15,6 +15,11 @@ import { CopyLink } from './copy-link';
 const FIELDS = { maxUses: 'invitation-uses', expiresInDays: 'invitation-days', email: 'invitation-email' };
 
 const checkInvitation = checkWith(CreateInvitationSchema);
+
+/** How many uses, or days, an invitation gets: a whole number from one up. */
+function CountField(props: InputFieldProps) {
+  return <Field type="number" inputMode="numeric" min={1} required {...props} />;
+}
 
 /** A new invitation link; it is shown this once (the server keeps only its hash). */
 export function CreateInvitationForm({ onCreated }: { onCreated: (invitation: Invitation) => void }) {
@@ -44,22 +49,10 @@ export function CreateInvitationForm({ onCreated }: { onCreated: (invitation: In
         aria-labelledby="invite-heading"
       >
         <div className="admin-form-row">
-          <Field
-            id={FIELDS.maxUses}
-            label="Uses:"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            required
-            {...form.textField('maxUses', maxUses, setMaxUses)}
-          />
-          <Field
+          <CountField id={FIELDS.maxUses} label="Uses:" {...form.textField('maxUses', maxUses, setMaxUses)} />
+          <CountField
             id={FIELDS.expiresInDays}
             label="Expires in (days):"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            required
             {...form.textField('expiresInDays', expiresInDays, setExpiresInDays)}
           />
         </div>
@@ -70,10 +63,7 @@ export function CreateInvitationForm({ onCreated }: { onCreated: (invitation: In
           autoComplete="off"
           {...form.textField('email', email, setEmail)}
         />
-        <SubmitButton pending={form.isPending}>
-          {form.isPending ? 'Creating...' : 'Create invitation'}
-        </SubmitButton>
-        <FormAlert lines={form.alert} />
+        <FormSubmit form={form} label="Create invitation" pendingLabel="Creating..." />
       </form>
       <div className="form-status" role="status">
         {created && <p>Invitation created. Copy the link now: it is shown only once.</p>}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { SignupPolicySchema, messages, type SignupPolicy, type SignupPolicyMode } from '../../../common';
 import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
@@ -103,8 +103,7 @@ export function SignupPolicyForm() {
               setSaved(false);
             })}
           />
-          <SubmitButton pending={form.isPending}>{form.isPending ? 'Saving...' : 'Save'}</SubmitButton>
-          <FormAlert lines={form.alert} />
+          <FormSubmit form={form} label="Save" pendingLabel="Saving..." />
           <div className="form-status" role="status">
             {saved && <p>Saved: who can sign up has changed.</p>}
           </div>

@@ -1,4 +1,4 @@
-import { Field } from '../../components/field';
+import { CurrentPasswordField, EmailField, NewPasswordField } from '../../components/field';
 import type { TextFieldBinding } from '../../hooks/use-form-action';
 
 /** The email and password fields login and signup share; the password's autocomplete tells them apart. */
@@ -12,25 +12,17 @@ export function CredentialFields(props: {
   textField: (name: string, value: string, setValue: (value: string) => void) => TextFieldBinding;
 }) {
   const { ids, textField } = props;
+  const PasswordField =
+    props.passwordAutoComplete === 'new-password' ? NewPasswordField : CurrentPasswordField;
   return (
     <>
-      <Field
+      <EmailField
         id={ids.email}
         label="email:"
-        type="email"
-        autoComplete="email"
-        required
         readOnly={props.emailReadOnly}
         {...textField('email', ...props.email)}
       />
-      <Field
-        id={ids.password}
-        label="password:"
-        type="password"
-        autoComplete={props.passwordAutoComplete}
-        required
-        {...textField('password', ...props.password)}
-      />
+      <PasswordField id={ids.password} label="password:" {...textField('password', ...props.password)} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CLIENT_ROUTES, PasswordResetRequestSchema } from '../../../common';
-import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { EmailField } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
@@ -28,18 +28,8 @@ export function ForgotPasswordPage() {
   return (
     <AuthForm name="forgot" title="forgot password" onSubmit={(event) => form.submit(event, { email })}>
       <p>Enter the email address of your account and we will email you a link to set a new password.</p>
-      <Field
-        id={FIELDS.email}
-        label="email:"
-        type="email"
-        autoComplete="email"
-        required
-        {...form.textField('email', email, setEmail)}
-      />
-      <SubmitButton pending={form.isPending}>
-        {form.isPending ? 'loading' : 'Email me a reset link'}
-      </SubmitButton>
-      <FormAlert lines={form.alert} />
+      <EmailField id={FIELDS.email} label="email:" {...form.textField('email', email, setEmail)} />
+      <FormSubmit form={form} label="Email me a reset link" pendingLabel="loading" />
       <div className="form-status" role="status">
         {sent && <p>{sent}</p>}
       </div>

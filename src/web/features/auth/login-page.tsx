@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CLIENT_ROUTES, LoginSchema } from '../../../common';
 import { CredentialFields } from './credential-fields';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useAuthOptions } from './use-auth-options';
@@ -33,8 +33,7 @@ export function LoginPage() {
         passwordAutoComplete="current-password"
         textField={form.textField}
       />
-      <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Log in'}</SubmitButton>
-      <FormAlert lines={form.alert} />
+      <FormSubmit form={form} label="Log in" pendingLabel="loading" />
       {options?.passwordResetByEmail && (
         <p className="auth-links">
           <Link to={CLIENT_ROUTES.forgotPassword}>Forgot password?</Link>

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CLIENT_ROUTES, PasswordResetSchema, messages, type PasswordResetInput } from '../../../common';
 import { ErrorAlert } from '../../components/error-alert';
-import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { NewPasswordField } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
@@ -60,18 +60,12 @@ export function ResetPasswordPage() {
       )}
       {link.status === 'valid' && !done && (
         <>
-          <Field
+          <NewPasswordField
             id={FIELDS.password}
             label="new password:"
-            type="password"
-            autoComplete="new-password"
-            required
             {...form.textField('password', password, setPassword)}
           />
-          <SubmitButton pending={form.isPending}>
-            {form.isPending ? 'loading' : 'Set new password'}
-          </SubmitButton>
-          <FormAlert lines={form.alert} />
+          <FormSubmit form={form} label="Set new password" pendingLabel="loading" />
         </>
       )}
       <div className="form-status" role="status">

@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { ThumbnailPreview } from '../../components/thumbnail-preview';
 import { CredentialFields } from './credential-fields';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useThumbnailPick } from '../../hooks/use-thumbnail-pick';
@@ -122,8 +122,7 @@ export function SignupPage() {
           </progress>
         </div>
       )}
-      <SubmitButton pending={form.isPending}>{form.isPending ? 'loading' : 'Sign up'}</SubmitButton>
-      <FormAlert lines={form.alert} />
+      <FormSubmit form={form} label="Sign up" pendingLabel="loading" />
     </AuthForm>
   );
 }

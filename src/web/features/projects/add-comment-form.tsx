@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { AddCommentSchema, announcements, type AddCommentInput } from '../../../common';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
@@ -41,8 +41,7 @@ export function AddCommentForm({ projectId }: { projectId: string }) {
         setValue={setContent}
         picked={picked}
       />
-      <SubmitButton pending={form.isPending}>Add Comment</SubmitButton>
-      <FormAlert lines={form.alert} />
+      <FormSubmit form={form} label="Add Comment" />
     </form>
   );
 }

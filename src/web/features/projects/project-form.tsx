@@ -11,7 +11,7 @@ import {
   type UserProfile,
 } from '../../../common';
 import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useLiveQuery } from '../../hooks/use-live-query';
@@ -231,8 +231,7 @@ export function ProjectForm({ values, onChange, send, submitLabel, children }: P
         )}
       </Field>
       {children}
-      <SubmitButton pending={form.isPending}>{submitLabel}</SubmitButton>
-      <FormAlert lines={form.alert} />
+      <FormSubmit form={form} label={submitLabel} />
     </form>
   );
 }

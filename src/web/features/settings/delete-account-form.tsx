@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DeleteAccountSchema } from '../../../common';
-import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { CurrentPasswordField } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 
@@ -37,18 +37,12 @@ export function DeleteAccountForm() {
         aria-labelledby="delete-heading"
         aria-describedby="delete-warning"
       >
-        <Field
+        <CurrentPasswordField
           id={FIELDS.password}
           label="Your password, to confirm:"
-          type="password"
-          autoComplete="current-password"
-          required
           {...form.textField('password', password, setPassword)}
         />
-        <SubmitButton pending={form.isPending}>
-          {form.isPending ? 'Deleting...' : 'Delete my account'}
-        </SubmitButton>
-        <FormAlert lines={form.alert} />
+        <FormSubmit form={form} label="Delete my account" pendingLabel="Deleting..." />
       </form>
     </section>
   );

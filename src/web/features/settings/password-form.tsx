@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ChangePasswordSchema, type ChangePasswordInput } from '../../../common';
-import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { CurrentPasswordField, NewPasswordField } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { dojo } from '../../lib/dojo-client';
 
@@ -41,26 +41,17 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
         noValidate
         aria-labelledby="password-heading"
       >
-        <Field
+        <CurrentPasswordField
           id={FIELDS.currentPassword}
           label="Current password:"
-          type="password"
-          autoComplete="current-password"
-          required
           {...form.textField('currentPassword', currentPassword, edit(setCurrentPassword))}
         />
-        <Field
+        <NewPasswordField
           id={FIELDS.newPassword}
           label="New password:"
-          type="password"
-          autoComplete="new-password"
-          required
           {...form.textField('newPassword', newPassword, edit(setNewPassword))}
         />
-        <SubmitButton pending={form.isPending}>
-          {form.isPending ? 'Saving...' : 'Change password'}
-        </SubmitButton>
-        <FormAlert lines={form.alert} />
+        <FormSubmit form={form} label="Change password" pendingLabel="Saving..." />
         <div className="form-status" role="status">
           {done && <p>Password changed. Your other sessions were signed out.</p>}
         </div>

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { DisplayNameSchema, type AuthUser, type FieldErrors } from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
-import { FormAlert, SubmitButton } from '../../components/form-alert';
+import { FormSubmit } from '../../components/form-alert';
 import { ThumbnailPreview } from '../../components/thumbnail-preview';
 import { useFormAction, type Checked } from '../../hooks/use-form-action';
 import { useThumbnailPick } from '../../hooks/use-thumbnail-pick';
@@ -91,8 +91,7 @@ export function ProfileForm({ user }: { user: AuthUser }) {
           }}
         />
         <ThumbnailPreview url={thumbnail.previewUrl} alt="New avatar preview" />
-        <SubmitButton pending={form.isPending}>{form.isPending ? 'Saving...' : 'Save profile'}</SubmitButton>
-        <FormAlert lines={form.alert} />
+        <FormSubmit form={form} label="Save profile" pendingLabel="Saving..." />
         <div className="form-status" role="status">
           {saved && <p>{saved}</p>}
         </div>
