@@ -62,6 +62,8 @@ export function Avatar({ src, name, decorative = false, size = 50, className }: 
       height={size}
       style={box}
       decoding="async"
+      // A long list of cards starts fetching only the pictures near the screen.
+      loading="lazy"
       onError={() => setFailedSrc(src)}
     />
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { messages, type DashboardFilter, type DashboardSort } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -22,12 +22,15 @@ export function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { user } = useAuthContext();
   const [view, setView] = useState<View>({ filter: 'all', sort: 'newest' });
+  // The pressed filter and the chosen order answer at once; the list they choose follows in a render React
+  // may interrupt, showing what it had until then.
+  const listView = useDeferredValue(view);
   const { docs, error, isPending, isLoadingMore, hasMore, showMore } = useProjectList(
-    view.filter,
+    listView.filter,
     user?.uid ?? '',
-    view.sort,
+    listView.sort,
   );
-  useListAnnouncements(view.filter, view.sort, user?.uid ?? '', docs, hasMore);
+  useListAnnouncements(listView.filter, listView.sort, user?.uid ?? '', docs, hasMore);
   const listRef = useRef<HTMLUListElement>(null);
   // After 'Show more', focus moves to the first card that was added (the button may be gone by then).
   const focusFromRef = useRef<number | null>(null);
