@@ -36,14 +36,20 @@ export interface LiveSession {
   lastSeenAt: string | null;
 }
 
+/** Sessions that have not expired: an expired row no longer signs anyone in nor lists as a device. */
+const unexpiredSessions = (db: Kysely<Database>, now: string) =>
+  db.selectFrom('sessions').where('sessions.expires_at', '>', now);
+
 export async function findLiveSession(
   db: Kysely<Database>,
   tokenHash: string,
   now: string,
 ): Promise<LiveSession | null> {
-  const session = await db
-    .selectFrom('sessions')
+  const session = await unexpiredSessions(db, now)
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .where('sessions.token_hash', '=', tokenHash)
+    // A deactivated account's sessions are deleted; this also covers a session row that outlived that.
+    .where('users.status', '=', 'active')
     .select([
       'sessions.token_hash as tokenHash',
       'sessions.expires_at as expiresAt',
@@ -54,10 +60,6 @@ export async function findLiveSession(
       'users.role as role',
       'sessions.last_seen_at as lastSeenAt',
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    // A deactivated account's sessions are deleted; this also covers a session row that outlived that.
-    .where('users.status', '=', 'active')
     .executeTakeFirst();
   return session ?? null;
 }
@@ -84,16 +86,14 @@ export async function listUserSessions(
   userId: string,
   now: string,
 ): Promise<SessionRow[]> {
-  return db
-    .selectFrom('sessions')
+  return unexpiredSessions(db, now)
+    .where('user_id', '=', userId)
     .select([
       'token_hash as tokenHash',
       'user_agent as userAgent',
       'created_at as createdAt',
       'last_seen_at as lastSeenAt',
     ])
-    .where('user_id', '=', userId)
-    .where('expires_at', '>', now)
     .orderBy('last_seen_at', 'desc')
     .orderBy('created_at', 'desc')
     .execute();
