@@ -64,7 +64,7 @@ interface RouteDoc extends RouteFields {
 }
 
 /** A route as its `*-route-docs.ts` describes it: the errors its input and caller imply are left out. */
-type RouteDescription = RouteFields &
+export type RouteDescription = RouteFields &
   RouteAccess & {
     /** The route's own errors (`not-found`, `conflict`, `too-many-requests`, …). */
     errors?: ErrorCode[];

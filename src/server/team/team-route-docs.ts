@@ -12,10 +12,23 @@ import {
   SignupPolicySchema,
 } from '../../common';
 import { z } from 'zod/mini';
-import { describeRoutes, jsonBody } from '../http/api-docs';
+import { describeRoutes, jsonBody, type RouteDescription } from '../http/api-docs';
 import { MemberParamsSchema, MembersQuerySchema, TokenParamsSchema } from './team-routes';
 
 const PolicyResultSchema = z.object({ policy: SignupPolicySchema });
+
+const memberAnswer = { status: 200, description: 'The member', schema: MemberResultSchema };
+
+/** An admin's route on one member, by id: 404 when there is none. */
+const onMember = (
+  route: Omit<RouteDescription, 'tag' | 'caller' | 'proof' | 'params'>,
+): RouteDescription => ({
+  ...route,
+  tag: 'Team',
+  caller: 'admin',
+  params: MemberParamsSchema,
+  errors: ['not-found', ...(route.errors ?? [])],
+});
 
 export const teamRouteDocs = describeRoutes([
   {
@@ -48,52 +61,38 @@ export const teamRouteDocs = describeRoutes([
     query: MembersQuerySchema,
     response: { status: 200, description: 'A page of members', schema: MemberPageSchema },
   },
-  {
+  onMember({
     method: 'PATCH',
     path: '/api/admin/members/{id}',
-    tag: 'Team',
     summary: "Changes a member's role (admins)",
     description: '409 when it would leave the team without an active admin.',
-    caller: 'admin',
-    params: MemberParamsSchema,
     body: jsonBody(ChangeRoleSchema),
-    response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['not-found', 'conflict'],
-  },
-  {
+    response: memberAnswer,
+    errors: ['conflict'],
+  }),
+  onMember({
     method: 'POST',
     path: '/api/admin/members/{id}/deactivate',
-    tag: 'Team',
     summary: 'Deactivates a member: no sign-in, every session ends, open tabs are signed out (admins)',
-    caller: 'admin',
-    params: MemberParamsSchema,
-    response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['not-found', 'conflict'],
-  },
-  {
+    response: memberAnswer,
+    errors: ['conflict'],
+  }),
+  onMember({
     method: 'POST',
     path: '/api/admin/members/{id}/reactivate',
-    tag: 'Team',
     summary: 'Lets a deactivated member sign in again (admins)',
-    caller: 'admin',
-    params: MemberParamsSchema,
-    response: { status: 200, description: 'The member', schema: MemberResultSchema },
-    errors: ['not-found'],
-  },
-  {
+    response: memberAnswer,
+  }),
+  onMember({
     method: 'POST',
     path: '/api/admin/members/{id}/password-reset',
-    tag: 'Team',
     summary: 'A one-time link that sets a new password for the member, valid for an hour (admins)',
-    caller: 'admin',
-    params: MemberParamsSchema,
     response: {
       status: 201,
       description: "The link: on PUBLIC_URL, else a path to resolve against the server's origin",
       schema: PasswordResetLinkSchema,
     },
-    errors: ['not-found'],
-  },
+  }),
   {
     method: 'GET',
     path: '/api/admin/signup-policy',
