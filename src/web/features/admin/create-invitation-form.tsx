@@ -41,7 +41,7 @@ export function CreateInvitationForm({ onCreated }: { onCreated: (invitation: In
   });
 
   return (
-    <section className="admin-card" aria-labelledby="invite-heading">
+    <section className="card" aria-labelledby="invite-heading">
       <h2 id="invite-heading">Create an invitation</h2>
       <form
         onSubmit={(event) => form.submit(event, { maxUses, expiresInDays, email })}

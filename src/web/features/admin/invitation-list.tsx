@@ -44,7 +44,7 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
   };
 
   return (
-    <section className="admin-card" aria-labelledby="invitations-heading">
+    <section className="card" aria-labelledby="invitations-heading">
       <h2 id="invitations-heading">Invitations</h2>
       <ErrorAlert message={loadError} />
       {!invitations && !loadError && <p className="loading">{messages.loading}</p>}

@@ -107,7 +107,7 @@ export function MembersPage() {
       <ErrorAlert message={list.error} />
       <ActionOutcome error={actionError} status={status} />
       {resetLink && (
-        <div className="admin-card" ref={resetRef}>
+        <div className="card" ref={resetRef}>
           <CopyLink
             key={resetLink.link.url}
             id="member-reset-link"

@@ -51,7 +51,7 @@ export function SignupPolicyForm() {
   });
 
   return (
-    <section className="admin-card" aria-labelledby="policy-heading">
+    <section className="card" aria-labelledby="policy-heading">
       <h2 id="policy-heading">Who can sign up</h2>
       <ErrorAlert message={loadError} />
       {!loaded && !loadError && <p className="loading">{messages.loading}</p>}

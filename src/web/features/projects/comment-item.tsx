@@ -54,7 +54,7 @@ export function CommentItem({
         <Avatar src={comment.photoURL} name={comment.displayName} decorative size={30} />
         <p className="comment-author-name">{comment.displayName}</p>
       </div>
-      <p className="comment-date">
+      <p className="comment-date muted">
         <time dateTime={comment.createdAt} title={absoluteTime(comment.createdAt)}>
           {relativeTime(comment.createdAt, now)}
         </time>
@@ -86,7 +86,7 @@ export function CommentItem({
         />
       ) : (
         // Plain text and mentions: React escapes it; line breaks are kept by CSS (white-space: pre-wrap).
-        <p className="comment-content">
+        <p className="comment-content muted">
           <MentionText text={comment.content} />
         </p>
       )}

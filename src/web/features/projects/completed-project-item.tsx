@@ -65,7 +65,7 @@ export function CompletedProjectItem({
           <span>{`Category: ${categoryLabel(project.category)}`}</span>
           <span>{`Due by ${formatCalendarDay(project.dueDate)}`}</span>
         </p>
-        <p className="completed-when">
+        <p className="completed-when muted">
           {`Completed by ${project.completedBy.displayName} `}
           <time dateTime={project.completedAt} title={absoluteTime(project.completedAt)}>
             {relativeTime(project.completedAt)}
@@ -97,7 +97,7 @@ export function CompletedProjectItem({
         )}
         {canManage && confirming && (
           <div
-            className="completed-confirm"
+            className="inset completed-confirm"
             role="group"
             aria-labelledby={questionId}
             aria-describedby={warningId}

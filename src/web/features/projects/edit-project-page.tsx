@@ -68,7 +68,7 @@ function UnsavedChanges({
   onDiscard: () => void;
 }) {
   return (
-    <section className="unsaved-changes" aria-labelledby="unsaved-heading">
+    <section className="inset unsaved-changes" aria-labelledby="unsaved-heading">
       <h2 id="unsaved-heading">Your changes, not saved</h2>
       <dl>
         {unsaved.fields.map((field) => (

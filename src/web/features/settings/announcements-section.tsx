@@ -5,7 +5,7 @@ import { useLiveAnnouncementsSetting } from '../../hooks/use-announcer';
 export function AnnouncementsSection() {
   const [on, setOn] = useLiveAnnouncementsSetting();
   return (
-    <section className="settings-section" aria-labelledby="announcements-heading">
+    <section className="card" aria-labelledby="announcements-heading">
       <h2 id="announcements-heading">Screen reader announcements</h2>
       <div className="settings-checkbox">
         <input

@@ -24,7 +24,7 @@ export function DeleteAccountForm() {
   });
 
   return (
-    <section className="settings-section settings-danger" aria-labelledby="delete-heading">
+    <section className="card settings-danger" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete my account</h2>
       <p id="delete-warning" className="settings-warning">
         This cannot be undone. Your account and profile are deleted and you are signed out everywhere. The

@@ -48,7 +48,7 @@ export function NotificationPreferencesSection() {
   };
 
   return (
-    <section className="settings-section" aria-labelledby="notification-preferences-heading">
+    <section className="card" aria-labelledby="notification-preferences-heading">
       <h2 id="notification-preferences-heading">Notifications</h2>
       {!loaded && !error && <p role="status">Loading notification settings...</p>}
       <ErrorAlert message={error} />

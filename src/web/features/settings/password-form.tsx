@@ -33,7 +33,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   };
 
   return (
-    <section className="settings-section" aria-labelledby="password-heading">
+    <section className="card" aria-labelledby="password-heading">
       <h2 id="password-heading">Change password</h2>
       <form
         className="settings-form"

@@ -54,7 +54,7 @@ export function ProfileForm({ user }: { user: AuthUser }) {
   const thumbnail = useThumbnailPick((problem) => form.setFieldError('thumbnail', problem));
 
   return (
-    <section className="settings-section" aria-labelledby="profile-heading">
+    <section className="card" aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
       <form
         className="settings-form"

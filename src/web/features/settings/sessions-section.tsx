@@ -37,7 +37,7 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
   const others = sessions?.filter((session) => !session.current) ?? [];
 
   return (
-    <section className="settings-section" aria-labelledby="sessions-heading">
+    <section className="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Where you are signed in</h2>
       <ErrorAlert message={loadError} />
       {!sessions && !loadError && <p className="loading">{messages.loading}</p>}
