@@ -125,7 +125,16 @@ function hubWithOwnResults(
     log: Fastify({ logger: { level: 'silent' } }).log,
     limits: { maxSubscriptionsPerSocket: 10, maxSocketsPerSession: 10, maxSocketsPerUser: 10 },
   });
-  const subscribe = (socket: RecordingSocket, owner: string) =>
+  /**
+   * Subscribes `socket` to `owner`'s notifications and waits for the one answer of `type` it expects: a
+   * snapshot, or the refusal.
+   */
+  const subscribe = async (
+    socket: RecordingSocket,
+    owner: string,
+    type: 'snapshot' | 'error',
+    what: string,
+  ) => {
     socket.emit(
       'message',
       JSON.stringify({
@@ -138,21 +147,25 @@ function hubWithOwnResults(
         },
       }),
     );
-  return { hub, authorized, evaluatedFor, subscribe };
+    await until(() => socket.messagesOfType(type).length === 1, what);
+  };
+  /** Two sockets, attached as Ada (`viewer`) and as Ben. */
+  const attachAdaAndBen = () => {
+    const sockets = [new RecordingSocket(), new RecordingSocket()] as const;
+    hub.attach(sockets[0] as unknown as WebSocket, viewer);
+    hub.attach(sockets[1] as unknown as WebSocket, ben);
+    return sockets;
+  };
+  return { hub, authorized, evaluatedFor, subscribe, attachAdaAndBen };
 }
 
 describe('LiveHub authorization (decision 042)', () => {
   it("asks the source for a second subscriber too, and never hands it the group's result", async () => {
-    const { hub, authorized, subscribe } = hubWithOwnResults('viewer');
-    const ada = new RecordingSocket();
-    const intruder = new RecordingSocket();
+    const { hub, authorized, subscribe, attachAdaAndBen } = hubWithOwnResults('viewer');
     try {
-      hub.attach(ada as unknown as WebSocket, viewer);
-      hub.attach(intruder as unknown as WebSocket, ben);
-      subscribe(ada, 'ada');
-      await until(() => ada.messagesOfType('snapshot').length === 1, "ada's snapshot");
-      subscribe(intruder, 'ada');
-      await until(() => intruder.messagesOfType('error').length === 1, "ben's refusal");
+      const [ada, intruder] = attachAdaAndBen();
+      await subscribe(ada, 'ada', 'snapshot', "ada's snapshot");
+      await subscribe(intruder, 'ada', 'error', "ben's refusal");
       expect(authorized).toEqual(['ada', 'ben']);
       expect(intruder.messagesOfType('snapshot')).toEqual([]);
       expect(intruder.sent.join()).not.toContain('secret-of-ada');
@@ -166,16 +179,11 @@ describe('LiveHub authorization (decision 042)', () => {
   it("keeps one group per viewer where results are the viewer's own, one for all where they are shared", async () => {
     for (const resultsBelongTo of ['viewer', 'everyone'] as const) {
       // Both may follow the same target; what it shows depends on who asks where results are owned.
-      const { hub, evaluatedFor, subscribe } = hubWithOwnResults(resultsBelongTo, 'nobody');
-      const first = new RecordingSocket();
-      const second = new RecordingSocket();
+      const { hub, evaluatedFor, subscribe, attachAdaAndBen } = hubWithOwnResults(resultsBelongTo, 'nobody');
       try {
-        hub.attach(first as unknown as WebSocket, viewer);
-        hub.attach(second as unknown as WebSocket, ben);
-        subscribe(first, 'ada');
-        await until(() => first.messagesOfType('snapshot').length === 1, 'the first snapshot');
-        subscribe(second, 'ada');
-        await until(() => second.messagesOfType('snapshot').length === 1, 'the second snapshot');
+        const [first, second] = attachAdaAndBen();
+        await subscribe(first, 'ada', 'snapshot', 'the first snapshot');
+        await subscribe(second, 'ada', 'snapshot', 'the second snapshot');
         if (resultsBelongTo === 'viewer') {
           expect(evaluatedFor).toEqual(['ada', 'ben']);
           expect(second.sent.join()).toContain('secret-of-ben');
