@@ -15,6 +15,7 @@ import {
   BACKSTOP_AUTOCHECKPOINT_PAGES,
   startWalCheckpointer,
   type WalCheckpointer,
+  type WalCheckpointerOptions,
 } from './wal-checkpointer';
 
 const sizeOf = (file: string): number => {
@@ -78,14 +79,21 @@ describe('startWalCheckpointer', () => {
     return at(16) > 0 && at(96) === at(16);
   };
 
-  it('checkpoints from its own thread, so the WAL starts over instead of growing', async () => {
+  /** Starts the checkpointer on this test's database every 20 ms; `failures` collects what it reports. */
+  const start = (options: Partial<WalCheckpointerOptions> = {}) => {
     const failures: unknown[] = [];
     checkpointer = startWalCheckpointer({
       sqlite,
       file,
       intervalMs: 20,
       onFailure: (error) => failures.push(error),
+      ...options,
     });
+    return { checkpointer, failures };
+  };
+
+  it('checkpoints from its own thread, so the WAL starts over instead of growing', async () => {
+    const { failures } = start();
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
 
     writeRows(512);
@@ -105,15 +113,7 @@ describe('startWalCheckpointer', () => {
   });
 
   it('on demand: no thread until a write wakes it, and it retires after the idle time, WAL copied', async () => {
-    const failures: unknown[] = [];
-    checkpointer = startWalCheckpointer({
-      sqlite,
-      file,
-      intervalMs: 20,
-      onFailure: (error) => failures.push(error),
-      onDemand: { idleMs: 200 },
-    });
-    const active = checkpointer;
+    const { checkpointer: active, failures } = start({ onDemand: { idleMs: 200 } });
     expect(active.running()).toBe(false);
     writeRows(64);
     expect(checkpointed()).toBe(false);
@@ -133,17 +133,11 @@ describe('startWalCheckpointer', () => {
   }, 30_000);
 
   it('falls back to SQLite’s automatic checkpoints and reports when the worker fails', async () => {
-    const failures: unknown[] = [];
-    checkpointer = startWalCheckpointer({
-      sqlite,
-      file: path.join(dir, 'missing.sqlite'),
-      intervalMs: 20,
-      onFailure: (error) => failures.push(error),
-    });
+    const { checkpointer: failing, failures } = start({ file: path.join(dir, 'missing.sqlite') });
     await waitFor(() => failures.length > 0);
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(failures).toHaveLength(1);
-    await checkpointer.stop(); // resolves for a worker that already ended
+    await failing.stop(); // resolves for a worker that already ended
   });
 });
 
