@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  dashboardQuery,
   DELETED_USER_NAME,
   messages,
   PASSWORD_RESET_TTL_MS,
@@ -64,12 +65,7 @@ describe('profile', () => {
       collection: 'projects',
       id: project.id,
     });
-    const list = new LiveRecorder<Project>(watcher.client, {
-      kind: 'query',
-      collection: 'projects',
-      orderBy: { field: 'createdAt', direction: 'desc' },
-      limit: 50,
-    });
+    const list = new LiveRecorder<Project>(watcher.client, dashboardQuery('all', watcher.user.uid, 50));
     const comments = new LiveRecorder<Comment>(watcher.client, projectCommentsQuery(project.id, 20));
     await Promise.all([
       panel.until((docs) => docs.some((doc) => doc.id === author.user.uid)),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, type CreateProjectInput, type Project } from '../../common';
+import { dashboardQuery, messages, type CreateProjectInput, type Project } from '../../common';
 
 import {
   LiveRecorder,
@@ -118,12 +118,10 @@ describe('completed projects are kept', () => {
   it('completes off every dashboard, lists it as completed, reopens it live, and deletes it for good', async () => {
     const project = await creator.client.projects.create(input({ name: 'Kept after completion' }));
     await creator.client.projects.addComment(project.id, { content: 'Worth keeping' });
-    const dashboard = new LiveRecorder<Project>(teammate.client, {
-      kind: 'query',
-      collection: 'projects',
-      orderBy: { field: 'createdAt', direction: 'desc' },
-      limit: 50,
-    });
+    const dashboard = new LiveRecorder<Project>(
+      teammate.client,
+      dashboardQuery('all', teammate.user.uid, 50),
+    );
     await dashboard.until((docs) => docs.some((doc) => doc.id === project.id));
 
     // Only the creator completes (the spec's rule), and the spec's messages stay.
