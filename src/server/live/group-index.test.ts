@@ -19,6 +19,13 @@ function group(name: string, target: LiveTarget, ...ids: string[]): TestGroup {
   return { name, target, state: stateWith(...ids) };
 }
 
+/** A query of `collection` for the docs whose `field` equals `value`. */
+const whereEquals = (collection: LiveTarget['collection'], field: string, value: string): LiveTarget => ({
+  kind: 'query',
+  collection,
+  where: [{ field, op: '==', value }],
+});
+
 const names = (found: Set<TestGroup> | 'all') =>
   found === 'all' ? 'all' : [...found].map((g) => g.name).sort();
 
@@ -31,25 +38,9 @@ describe('GroupIndex', () => {
       { field: 'unread', op: '==', value: true },
     ],
   });
-  const bobBell = group(
-    'bobBell',
-    {
-      kind: 'query',
-      collection: 'notifications',
-      where: [{ field: 'userId', op: '==', value: 'bob' }],
-    },
-    'n1',
-  );
+  const bobBell = group('bobBell', whereEquals('notifications', 'userId', 'bob'), 'n1');
   const dashboard = group('dashboard', { kind: 'query', collection: 'projects' }, 'p1');
-  const sales = group(
-    'sales',
-    {
-      kind: 'query',
-      collection: 'projects',
-      where: [{ field: 'category', op: '==', value: 'sales' }],
-    },
-    'p2',
-  );
+  const sales = group('sales', whereEquals('projects', 'category', 'sales'), 'p2');
   const oneProject = group('oneProject', { kind: 'doc', collection: 'projects', id: 'p9' });
 
   const index = new GroupIndex<TestGroup>();
