@@ -1,5 +1,13 @@
 import { WebSocket } from 'ws';
-import type { AuthUser, CreateProjectInput, LiveDoc, LiveTarget, Project } from '../../src/common';
+import {
+  dashboardQuery,
+  type AuthUser,
+  type CreateProjectInput,
+  type DashboardFilter,
+  type LiveDoc,
+  type LiveTarget,
+  type Project,
+} from '../../src/common';
 import { createDojoClient, DojoError, type DojoClient, type WebSocketConstructor } from '../../src/sdk';
 import { makePng, uniqueEmail } from './fixtures';
 import { WAIT_MS } from './poll';
@@ -94,6 +102,25 @@ export class LiveRecorder<T extends LiveDoc = LiveDoc> {
   private notify(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
+}
+
+/**
+ * `member`'s live dashboard under each of `filters` (its first page of 50), once every one has its first
+ * snapshot: `const { all, mine } = await dashboardsOf(ada, ['all', 'mine'])`.
+ */
+export async function dashboardsOf<Filter extends DashboardFilter>(
+  member: SignedInClient,
+  filters: readonly Filter[],
+): Promise<Record<Filter, LiveRecorder<Project>>> {
+  const lists = filters.map(
+    (filter) =>
+      [
+        filter,
+        new LiveRecorder<Project>(member.client, dashboardQuery(filter, member.user.uid, 50)),
+      ] as const,
+  );
+  await Promise.all(lists.map(([, list]) => list.until(() => true)));
+  return Object.fromEntries(lists) as Record<Filter, LiveRecorder<Project>>;
 }
 
 export const tomorrow = (): string => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

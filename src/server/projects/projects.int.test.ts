@@ -14,7 +14,7 @@ import {
 import { WebSocket, type ClientOptions } from 'ws';
 import { createDojoClient, type WebSocketConstructor } from '../../sdk';
 import { useTestTeam } from '../../../test/support/test-team';
-import { LiveRecorder, tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { dashboardsOf, LiveRecorder, tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
@@ -184,16 +184,7 @@ describe('GET /api/projects', () => {
 
 describe('live dashboard', () => {
   it('sends a snapshot, then each new project to every matching filter, filtered on the server', async () => {
-    const all = new LiveRecorder<Project>(team.luigi.client, dashboardQuery('all', team.luigi.user.uid, 50));
-    const mine = new LiveRecorder<Project>(
-      team.luigi.client,
-      dashboardQuery('mine', team.luigi.user.uid, 50),
-    );
-    const design = new LiveRecorder<Project>(
-      team.luigi.client,
-      dashboardQuery('design', team.luigi.user.uid, 50),
-    );
-    await Promise.all([all.until(() => true), mine.until(() => true), design.until(() => true)]);
+    const { all, mine, design } = await dashboardsOf(team.luigi, ['all', 'mine', 'design']);
 
     const forLuigi = await team.mario.client.projects.create(
       validProject([team.luigi.user.uid], { name: 'For luigi', category: 'design' }),
