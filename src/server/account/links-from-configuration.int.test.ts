@@ -31,6 +31,31 @@ function resetLinkIn(text: string | undefined): URL {
   return new URL(link ?? '');
 }
 
+/**
+ * The link of a password reset an admin makes for `member`, and of a new invitation, both asked for with a
+ * forged Host and X-Forwarded-Host.
+ */
+async function adminLinksWithForgedHost(
+  server: TestServer,
+  admin: SignedInClient,
+  member: SignedInClient,
+): Promise<{ reset: string; invitation: string }> {
+  const cookie = admin.client.transport.cookieHeader() ?? '';
+  const reset = await requestWithForgedHost(
+    `${server.url}/api/admin/members/${encodeURIComponent(member.user.uid)}/password-reset`,
+    { method: 'POST', headers: { ...FORGED_HOST, cookie } },
+  );
+  expect(reset.status, reset.body).toBe(201);
+  const invitation = await requestWithForgedHost(`${server.url}/api/admin/invitations`, {
+    method: 'POST',
+    headers: { ...FORGED_HOST, cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({}),
+  });
+  expect(invitation.status, invitation.body).toBe(201);
+  const urlOf = (answer: { body: string }) => (JSON.parse(answer.body) as { url: string }).url;
+  return { reset: urlOf(reset), invitation: urlOf(invitation) };
+}
+
 describe('with email (SMTP_URL and PUBLIC_URL)', () => {
   let inbox: SmtpInbox;
   let server: TestServer;
@@ -108,24 +133,9 @@ describe('with email (SMTP_URL and PUBLIC_URL)', () => {
 
   it('puts an invitation and an admin-made reset link on PUBLIC_URL, whatever the Host', async () => {
     const member = await signUpClient(server.url, 'Member');
-    const cookie = admin.client.transport.cookieHeader() ?? '';
-    const reset = await requestWithForgedHost(
-      `${server.url}/api/admin/members/${encodeURIComponent(member.user.uid)}/password-reset`,
-      { method: 'POST', headers: { ...FORGED_HOST, cookie } },
-    );
-    expect(reset.status, reset.body).toBe(201);
-    expect((JSON.parse(reset.body) as { url: string }).url).toMatch(
-      new RegExp(`^${PUBLIC_URL}/reset-password\\?token=[\\w-]+$`),
-    );
-    const invitation = await requestWithForgedHost(`${server.url}/api/admin/invitations`, {
-      method: 'POST',
-      headers: { ...FORGED_HOST, cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({}),
-    });
-    expect(invitation.status, invitation.body).toBe(201);
-    expect((JSON.parse(invitation.body) as { url: string }).url).toMatch(
-      new RegExp(`^${PUBLIC_URL}/signup\\?invitation=[\\w-]+$`),
-    );
+    const links = await adminLinksWithForgedHost(server, admin, member);
+    expect(links.reset).toMatch(new RegExp(`^${PUBLIC_URL}/reset-password\\?token=[\\w-]+$`));
+    expect(links.invitation).toMatch(new RegExp(`^${PUBLIC_URL}/signup\\?invitation=[\\w-]+$`));
     member.client.close();
   });
 });
@@ -145,20 +155,9 @@ describe('without email or PUBLIC_URL', () => {
 
   it('hands an admin links as paths, which the client puts on the origin it is on', async () => {
     const member = await signUpClient(server.url, 'Member');
-    const cookie = admin.client.transport.cookieHeader() ?? '';
-    const reset = await requestWithForgedHost(
-      `${server.url}/api/admin/members/${encodeURIComponent(member.user.uid)}/password-reset`,
-      { method: 'POST', headers: { ...FORGED_HOST, cookie } },
-    );
-    expect(reset.status, reset.body).toBe(201);
-    expect((JSON.parse(reset.body) as { url: string }).url).toMatch(/^\/reset-password\?token=[\w-]+$/);
-    const invitation = await requestWithForgedHost(`${server.url}/api/admin/invitations`, {
-      method: 'POST',
-      headers: { ...FORGED_HOST, cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({}),
-    });
-    expect(invitation.status, invitation.body).toBe(201);
-    expect((JSON.parse(invitation.body) as { url: string }).url).toMatch(/^\/signup\?invitation=[\w-]+$/);
+    const links = await adminLinksWithForgedHost(server, admin, member);
+    expect(links.reset).toMatch(/^\/reset-password\?token=[\w-]+$/);
+    expect(links.invitation).toMatch(/^\/signup\?invitation=[\w-]+$/);
 
     // The SDK (the web app's client) resolves them against the server's origin as it reaches it.
     const link = new URL((await admin.client.admin.createPasswordReset(member.user.uid)).url);
