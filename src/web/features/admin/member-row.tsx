@@ -1,5 +1,6 @@
 import type { Member } from '../../../common';
 import { Avatar } from '../../components/avatar';
+import { BusyButton } from '../../components/busy-button';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 
 export type MemberAction = 'role' | 'status' | 'reset';
@@ -14,7 +15,7 @@ interface MemberRowProps {
 
 /** One member of the members table, with what an admin can do to them. */
 export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps) {
-  const busy = pending !== null || undefined;
+  const busy = pending !== null;
   const active = member.status === 'active';
   return (
     <tr className={active ? undefined : 'member-deactivated'}>
@@ -48,30 +49,15 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
       <td>{active ? 'Active' : 'Deactivated'}</td>
       <td>
         <div className="member-actions">
-          <button
-            className="btn btn-small"
-            type="button"
-            aria-disabled={busy}
-            onClick={() => onAction(member, 'role')}
-          >
+          <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'role')}>
             {pending === 'role' ? 'Saving...' : member.role === 'admin' ? 'Make member' : 'Make admin'}
-          </button>
-          <button
-            className="btn btn-small"
-            type="button"
-            aria-disabled={busy}
-            onClick={() => onAction(member, 'status')}
-          >
+          </BusyButton>
+          <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'status')}>
             {pending === 'status' ? 'Saving...' : active ? 'Deactivate' : 'Reactivate'}
-          </button>
-          <button
-            className="btn btn-small"
-            type="button"
-            aria-disabled={busy}
-            onClick={() => onAction(member, 'reset')}
-          >
+          </BusyButton>
+          <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'reset')}>
             {pending === 'reset' ? 'Creating...' : 'Reset link'}
-          </button>
+          </BusyButton>
         </div>
       </td>
     </tr>

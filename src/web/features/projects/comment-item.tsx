@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import { commentAnchor, mentionedUserIds, messages, type Comment } from '../../../common';
 import { Avatar } from '../../components/avatar';
 import { MentionText, readableText, useUserNames } from '../../components/mention-text';
@@ -14,6 +14,32 @@ export interface OwnCommentActions {
 }
 
 type Mode = 'view' | 'edit' | 'confirm-delete';
+
+/** Edit or Delete, named for assistive technology with the start of the comment it acts on. */
+function CommentActionButton({
+  ref,
+  action,
+  comment,
+  onClick,
+}: {
+  ref: Ref<HTMLButtonElement>;
+  action: string;
+  /** The comment's text as read out. */
+  comment: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      ref={ref}
+      className="btn comment-action-button"
+      type="button"
+      aria-label={`${action}: ${comment.slice(0, 40)}`}
+      onClick={onClick}
+    >
+      {action}
+    </button>
+  );
+}
 
 /** One comment: author, times and text; the viewer's own can be edited in place or deleted. */
 export function CommentItem({
@@ -92,24 +118,18 @@ export function CommentItem({
       )}
       {own && mode === 'view' && (
         <div className="comment-actions">
-          <button
+          <CommentActionButton
             ref={editButton}
-            className="btn comment-action-button"
-            type="button"
-            aria-label={`${messages.editComment}: ${readable.slice(0, 40)}`}
+            action={messages.editComment}
+            comment={readable}
             onClick={() => setMode('edit')}
-          >
-            {messages.editComment}
-          </button>
-          <button
+          />
+          <CommentActionButton
             ref={deleteButton}
-            className="btn comment-action-button"
-            type="button"
-            aria-label={`${messages.deleteComment}: ${readable.slice(0, 40)}`}
+            action={messages.deleteComment}
+            comment={readable}
             onClick={() => setMode('confirm-delete')}
-          >
-            {messages.deleteComment}
-          </button>
+          />
         </div>
       )}
       {own && mode === 'confirm-delete' && (
