@@ -5,13 +5,12 @@ import { useCursorPages, type CursorPage } from '../../hooks/use-cursor-pages';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
-import { errorMessage } from '../../lib/error-message';
 import { formatDate } from '../../lib/time-format';
 import { AdminTable } from './admin-table';
 import { CopyLink } from './copy-link';
 import { MemberRow, type MemberAction } from './member-row';
 import './admin.css';
-import { ActionOutcome } from '../../components/action-outcome';
+import { ActionOutcome, useRowAction } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
@@ -61,35 +60,23 @@ export function MembersPage() {
     itemSelector: 'th[scope="row"]',
   });
   const members = list.items;
-  const [pending, setPending] = useState<{ id: string; action: MemberAction } | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
+  const { pending, run, ...outcome } = useRowAction<MemberAction>();
   const [resetLink, setResetLink] = useState<{ member: Member; link: PasswordResetLink } | null>(null);
   const resetRef = useRef<HTMLDivElement>(null);
 
-  const act = async (member: Member, action: MemberAction) => {
-    if (pending) return;
-    setPending({ id: member.id, action });
-    setActionError(null);
-    setStatus(null);
-    try {
+  const act = (member: Member, action: MemberAction) =>
+    run(member.id, action, async () => {
       if (action === 'reset') {
         const link = await dojo.admin.createPasswordReset(member.id);
         setResetLink({ member, link });
-        setStatus(`Reset link created for ${member.displayName}.`);
         // The link is shown above the table: focus goes to it so it is found at once.
         requestAnimationFrame(() => resetRef.current?.querySelector('input')?.focus());
-      } else {
-        const updated = await runAction(member, action);
-        list.update((rows) => rows.map((row) => (row.id === updated.id ? updated : row)));
-        setStatus(describe(member, updated, action));
+        return `Reset link created for ${member.displayName}.`;
       }
-    } catch (caught) {
-      setActionError(errorMessage(caught));
-    } finally {
-      setPending(null);
-    }
-  };
+      const updated = await runAction(member, action);
+      list.update((rows) => rows.map((row) => (row.id === updated.id ? updated : row)));
+      return describe(member, updated, action);
+    });
 
   return (
     <div className="admin-page">
@@ -105,7 +92,7 @@ export function MembersPage() {
         />
       </div>
       <ErrorAlert message={list.error} />
-      <ActionOutcome error={actionError} status={status} />
+      <ActionOutcome {...outcome} />
       {resetLink && (
         <div className="card" ref={resetRef}>
           <CopyLink

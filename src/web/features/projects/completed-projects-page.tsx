@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
-import { ActionOutcome } from '../../components/action-outcome';
+import { ActionOutcome, useRowAction } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
@@ -9,7 +9,6 @@ import { useAuthContext } from '../../hooks/use-auth-context';
 import { useCursorPages, type CursorPage } from '../../hooks/use-cursor-pages';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
-import { errorMessage } from '../../lib/error-message';
 import { CompletedProjectItem, type CompletedAction } from './completed-project-item';
 import { mayManage } from './project-at-address';
 import './completed-projects-page.css';
@@ -37,42 +36,39 @@ export function CompletedProjectsPage() {
     itemSelector: '.completed-name',
   });
   const projects = list.items;
-  const [pending, setPending] = useState<{ id: string; action: CompletedAction } | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
+  const { pending, run, ...outcome } = useRowAction<CompletedAction>();
   // Reopened or deleted here: it is no longer a completed project.
   const remove = (id: string) => list.update((rows) => rows.filter((project) => project.id !== id));
 
-  const act = async (project: CompletedProject, action: CompletedAction) => {
-    if (pending) return;
-    setPending({ id: project.id, action });
-    setActionError(null);
-    setStatus(null);
-    try {
-      if (action === 'reopen') {
-        await dojo.projects.reopen(project.id);
-        setStatus(`"${project.name}" is open again: it is back on the dashboard.`);
-      } else {
-        await dojo.projects.deleteForGood(project.id);
-        setStatus(`"${project.name}" and its comments are deleted for good.`);
-      }
-      remove(project.id);
-      // Its item is gone: focus goes to the page's heading rather than to the document's start.
-      document.getElementById(TITLE_ID)?.focus();
-    } catch (caught) {
-      setActionError(errorMessage(caught));
-      // Someone else reopened or deleted it meanwhile: it is no longer a completed project.
-      if (caught instanceof DojoError && caught.code === 'not-found') remove(project.id);
-    } finally {
-      setPending(null);
-    }
-  };
+  const act = (project: CompletedProject, action: CompletedAction) =>
+    run(
+      project.id,
+      action,
+      async () => {
+        let done: string;
+        if (action === 'reopen') {
+          await dojo.projects.reopen(project.id);
+          done = `"${project.name}" is open again: it is back on the dashboard.`;
+        } else {
+          await dojo.projects.deleteForGood(project.id);
+          done = `"${project.name}" and its comments are deleted for good.`;
+        }
+        remove(project.id);
+        // Its item is gone: focus goes to the page's heading rather than to the document's start.
+        document.getElementById(TITLE_ID)?.focus();
+        return done;
+      },
+      (caught) => {
+        // Someone else reopened or deleted it meanwhile: it is no longer a completed project.
+        if (caught instanceof DojoError && caught.code === 'not-found') remove(project.id);
+      },
+    );
 
   return (
     <div className="completed-page">
       <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
       <ErrorAlert message={list.error} />
-      <ActionOutcome error={actionError} status={status} />
+      <ActionOutcome {...outcome} />
       {list.isPending && <p className="loading">{messages.loading}</p>}
       {projects && projects.length === 0 && <p className="completed-empty">No completed projects yet.</p>}
       {projects && projects.length > 0 && (
