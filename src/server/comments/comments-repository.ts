@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Comment } from '../../common';
 import type { Database } from '../db/schema';
 import { presentComment, type CommentRow } from './comment-presenter';
@@ -61,18 +61,17 @@ export async function listComments(
   return (await select.orderBy('comments.seq', 'desc').limit(page.limit).execute()).map(presentComment);
 }
 
+/** The comment by id, only if it is one of this project's: a comment is addressed through its project. */
+const commentOfProject = (db: Kysely<Database>, projectId: string, commentId: string) =>
+  db.selectFrom('comments').where('id', '=', commentId).where('project_id', '=', projectId);
+
 /** Where a comment sits in its project's order, to page from it. */
 export async function findCommentSeq(
   db: Kysely<Database>,
   projectId: string,
   commentId: string,
 ): Promise<number | null> {
-  const row = await db
-    .selectFrom('comments')
-    .select('seq')
-    .where('id', '=', commentId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const row = await commentOfProject(db, projectId, commentId).select('seq').executeTakeFirst();
   return row === undefined ? null : Number(row.seq);
 }
 
@@ -87,12 +86,7 @@ export async function findCommentAuthor(
   projectId: string,
   commentId: string,
 ): Promise<string | null> {
-  const row = await db
-    .selectFrom('comments')
-    .select('author_id')
-    .where('id', '=', commentId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const row = await commentOfProject(db, projectId, commentId).select('author_id').executeTakeFirst();
   return row?.author_id ?? null;
 }
 
@@ -101,9 +95,21 @@ const openProjectId = (db: Kysely<Database>, projectId: string) =>
   db.selectFrom('projects').select('id').where('id', '=', projectId).where('completed_at', 'is', null);
 
 /**
- * Rewrites a comment of this author in this project; false when there is none (gone meanwhile). The
- * author condition is in the statement, so a check-then-write race cannot let someone else's through.
+ * The author's own comment in this project, for an edit or a delete: the author condition is in the
+ * statement, so a check-then-write race cannot let someone else's through, and so is the project being
+ * open, even if it was completed since the caller looked.
  */
+const ownCommentInOpenProject =
+  (db: Kysely<Database>, target: { projectId: string; commentId: string; authorId: string }) =>
+  (eb: ExpressionBuilder<Database, 'comments'>) =>
+    eb.and([
+      eb('id', '=', target.commentId),
+      eb('project_id', '=', target.projectId),
+      eb('author_id', '=', target.authorId),
+      eb('project_id', 'in', openProjectId(db, target.projectId)),
+    ]);
+
+/** Rewrites a comment of this author in this project; false when there is none (gone meanwhile). */
 export async function updateCommentOf(
   db: Kysely<Database>,
   edit: { projectId: string; commentId: string; authorId: string; content: string; editedAt: string },
@@ -111,11 +117,7 @@ export async function updateCommentOf(
   const result = await db
     .updateTable('comments')
     .set({ content: edit.content, edited_at: edit.editedAt })
-    .where('id', '=', edit.commentId)
-    .where('project_id', '=', edit.projectId)
-    .where('author_id', '=', edit.authorId)
-    // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', openProjectId(db, edit.projectId))
+    .where(ownCommentInOpenProject(db, edit))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -127,11 +129,7 @@ export async function deleteCommentOf(
 ): Promise<boolean> {
   const result = await db
     .deleteFrom('comments')
-    .where('id', '=', target.commentId)
-    .where('project_id', '=', target.projectId)
-    .where('author_id', '=', target.authorId)
-    // Not once its project is completed, even if that happened since the caller looked.
-    .where('project_id', 'in', openProjectId(db, target.projectId))
+    .where(ownCommentInOpenProject(db, target))
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -60,13 +60,12 @@ export async function findInvitationByTokenHash(
   );
 }
 
+/** Revokes invitations not revoked yet: one revoked earlier keeps the time it was. */
+const revokeUnrevoked = (db: Kysely<Database>, now: string) =>
+  db.updateTable('invitations').set({ revoked_at: now }).where('revoked_at', 'is', null);
+
 export async function revokeInvitation(db: Kysely<Database>, id: string, now: string): Promise<void> {
-  await db
-    .updateTable('invitations')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeUnrevoked(db, now).where('id', '=', id).execute();
 }
 
 /**
@@ -91,10 +90,5 @@ export async function revokeInvitationsMadeBy(
   adminId: string,
   now: string,
 ): Promise<void> {
-  await db
-    .updateTable('invitations')
-    .set({ revoked_at: now })
-    .where('created_by', '=', adminId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeUnrevoked(db, now).where('created_by', '=', adminId).execute();
 }

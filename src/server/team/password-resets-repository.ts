@@ -49,14 +49,13 @@ export async function consumePasswordReset(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Voids links not used yet, as if used at `now`: a used one keeps the time it was. */
+const voidUnused = (db: Kysely<Database>, now: string) =>
+  db.updateTable('password_resets').set({ used_at: now }).where('used_at', 'is', null);
+
 /** A new link makes the user's older unused ones void (only the newest email's link works). */
 export async function voidPasswordResetsOf(db: Kysely<Database>, userId: string, now: string): Promise<void> {
-  await db
-    .updateTable('password_resets')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await voidUnused(db, now).where('user_id', '=', userId).execute();
 }
 
 /** Voids the unused links `adminId` made for members (decision 046); emailed ones have no maker. */
@@ -65,10 +64,5 @@ export async function voidPasswordResetsMadeBy(
   adminId: string,
   now: string,
 ): Promise<void> {
-  await db
-    .updateTable('password_resets')
-    .set({ used_at: now })
-    .where('created_by', '=', adminId)
-    .where('used_at', 'is', null)
-    .execute();
+  await voidUnused(db, now).where('created_by', '=', adminId).execute();
 }
