@@ -1,4 +1,4 @@
-import type { ChangeBus } from '../db/change-bus';
+import { forgetOnChange, type ChangeBus } from '../db/change-bus';
 import type { LiveSession } from './sessions-repository';
 
 /**
@@ -34,16 +34,13 @@ export class SessionCache {
       capacity: SESSION_CACHE_CAPACITY,
     },
   ) {
-    bus.subscribe((changes) => {
-      if (changes === 'resync') {
-        this.clear();
-        return;
-      }
-      for (const change of changes) {
+    forgetOnChange(bus, {
+      forget: (change) => {
         if (change.collection === 'sessions') this.forget(change.id);
         // A profile change (not a presence flag): the viewer carries the user's name and photo.
         else if (change.collection === 'users' && change.scope === undefined) this.forgetUser(change.id);
-      }
+      },
+      forgetAll: () => this.clear(),
     });
   }
 

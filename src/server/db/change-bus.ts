@@ -59,6 +59,20 @@ export interface ChangeBus {
   close(): Promise<void>;
 }
 
+/**
+ * Subscribes a cache that forgets what each change touches; after a resync, when which changes were
+ * missed is unknown, it forgets everything instead.
+ */
+export function forgetOnChange(
+  bus: ChangeBus,
+  { forget, forgetAll }: { forget: (change: Change) => void; forgetAll: () => void },
+): () => void {
+  return bus.subscribe((changes) => {
+    if (changes === 'resync') forgetAll();
+    else for (const change of changes) forget(change);
+  });
+}
+
 class Listeners {
   private readonly set = new Set<ChangeListener>();
   add(listener: ChangeListener): () => void {

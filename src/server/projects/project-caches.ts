@@ -1,4 +1,4 @@
-import type { ChangeBus } from '../db/change-bus';
+import { forgetOnChange, type ChangeBus } from '../db/change-bus';
 
 /**
  * Serialized response bodies (UTF-8 bytes, ready to send) kept until a change can alter them, least
@@ -102,15 +102,12 @@ export function createProjectListCache(bus: ChangeBus): BodyCache<Buffer> {
  */
 export function createProjectCache(bus: ChangeBus): BodyCache<Buffer | null> {
   const cache = new BodyCache<Buffer | null>(PROJECT_CAPACITY, PROJECT_MAX_BYTES);
-  bus.subscribe((changes) => {
-    if (changes === 'resync') {
-      cache.clear();
-      return;
-    }
-    for (const change of changes) {
+  forgetOnChange(bus, {
+    forget: (change) => {
       if (change.collection === 'projects') cache.forget(change.id);
       else if (change.collection === 'users' && change.scope === undefined) cache.clear();
-    }
+    },
+    forgetAll: () => cache.clear(),
   });
   return cache;
 }
