@@ -1,6 +1,7 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { CreateProjectInput, NotificationKind } from '../../src/common';
 import type { Config } from '../../src/server/config/config';
 import type { DatabaseHandle } from '../../src/server/db/database';
@@ -16,6 +17,9 @@ export function dayAt(day: string, offset: number, time: string): string {
   date.setUTCDate(date.getUTCDate() + offset);
   return date.toISOString();
 }
+
+/** Two days before `dueDate`, one second before midnight: nothing is due tomorrow yet. */
+export const beforeAnythingIsDue = (dueDate: string): string => dayAt(dueDate, -2, '23:59:59');
 
 /** A project due on `dueDate`, created by whoever sends it. */
 export const projectDueOn = (
@@ -75,6 +79,30 @@ export function startNotificationInstances(
   return startSetup(options, async (config) => {
     const instances = await startTwoInstances(config);
     return { instances, servers: [instances.first, instances.second], stop: () => instances.stop() };
+  });
+}
+
+/**
+ * The setup `start` makes (startNotificationServer or startNotificationInstances), started before the file's
+ * first test and stopped after its last; `memberNames` name its members in order, so that
+ * `useNotificationSetup(start, ['creator'])` gives `setup.creator` for `setup.members[0]`. Read it in hooks
+ * and tests, once it has started.
+ */
+export function useNotificationSetup<Setup extends NotificationSetup, Name extends string = never>(
+  start: () => Promise<Setup>,
+  memberNames: readonly Name[] = [],
+): Setup & Readonly<Record<Name, SignedInClient>> {
+  let setup: Setup | undefined;
+  beforeAll(async () => {
+    setup = await start();
+  });
+  afterAll(() => setup?.stop());
+  return new Proxy({} as Setup & Record<Name, SignedInClient>, {
+    get: (_target, key) => {
+      if (!setup) throw new Error(`the notification setup is ready only once the file's beforeAll ran`);
+      const member = memberNames.indexOf(key as Name);
+      return member >= 0 ? setup.members[member] : Reflect.get(setup, key);
+    },
   });
 }
 

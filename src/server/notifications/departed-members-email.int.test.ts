@@ -1,24 +1,59 @@
 import type { ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { describe, expect, it } from 'vitest';
+import { tomorrow } from '../../../test/support/clients';
 import { setNotificationPreference } from '../../../test/support/notification-preferences';
 import {
+  beforeAnythingIsDue,
   dayAt,
   projectDueOn,
   startNotificationServer,
-  type NotificationServerSetup,
+  useNotificationSetup,
 } from '../../../test/support/notification-setup';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 // docs/decisions/046-members-who-leave.md: a deactivated or deleted account gets no email, and what was
 // queued for it is dropped, also for a member who is reactivated before it would have gone.
 
-let setup: NotificationServerSetup;
-let departing: SignedInClient;
-let leaving: SignedInClient;
-let returning: SignedInClient;
-let control: SignedInClient;
 const dueDate = tomorrow();
+
+const setup = useNotificationSetup(
+  () =>
+    startNotificationServer({
+      clockAt: beforeAnythingIsDue(dueDate),
+      emailFromStart: true,
+      config: {
+        publicUrl: 'http://dojo.test',
+        dueReminderIntervalMs: 50,
+        notificationEmailIntervalMs: 50,
+        digestHour: 8,
+        notificationTimeZone: 'UTC',
+      },
+      members: [
+        {
+          name: 'Departing',
+          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+        },
+        {
+          name: 'Leaving',
+          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+        },
+        {
+          // No reminders at all, so that whatever reaches them after they are back comes from before.
+          name: 'Returning',
+          preferences: {
+            due_tomorrow: { email: 'off', inApp: false },
+            overdue: { email: 'off', inApp: false },
+            commented: { email: 'digest' },
+          },
+        },
+        {
+          name: 'Control',
+          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+        },
+      ],
+    }),
+  ['departing', 'leaving', 'returning', 'control'],
+);
 
 const mailsTo = (address: string): ParsedMail[] =>
   setup.inbox.messages.filter((mail) =>
@@ -45,112 +80,71 @@ const queuedFor = async (userId: string): Promise<number> =>
       .execute()
   ).length;
 
-beforeAll(async () => {
-  setup = await startNotificationServer({
-    // Two days before the due date, just before midnight: nothing is due yet.
-    clockAt: dayAt(dueDate, -2, '23:59:59'),
-    emailFromStart: true,
-    config: {
-      publicUrl: 'http://dojo.test',
-      dueReminderIntervalMs: 50,
-      notificationEmailIntervalMs: 50,
-      digestHour: 8,
-      notificationTimeZone: 'UTC',
-    },
-    members: [
-      {
-        name: 'Departing',
-        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
-      },
-      {
-        name: 'Leaving',
-        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
-      },
-      {
-        // No reminders at all, so that whatever reaches them after they are back comes from before.
-        name: 'Returning',
-        preferences: {
-          due_tomorrow: { email: 'off', inApp: false },
-          overdue: { email: 'off', inApp: false },
-          commented: { email: 'digest' },
-        },
-      },
-      {
-        name: 'Control',
-        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
-      },
-    ],
-  });
-  [departing, leaving, returning, control] = setup.members as [
-    SignedInClient,
-    SignedInClient,
-    SignedInClient,
-    SignedInClient,
-  ];
-});
-afterAll(() => setup?.stop());
-
 describe('members who leave', () => {
   it('mails a deactivated, a deleted and a reactivated member nothing from before, while a control member gets theirs', async () => {
     const { admin, database } = setup;
-    const project = await control.client.projects.create(
-      projectDueOn(dueDate, 'Launch', [departing.user.uid, leaving.user.uid, returning.user.uid]),
+    const project = await setup.control.client.projects.create(
+      projectDueOn(dueDate, 'Launch', [
+        setup.departing.user.uid,
+        setup.leaving.user.uid,
+        setup.returning.user.uid,
+      ]),
     );
-    const adminsProject = await control.client.projects.create(
+    const adminsProject = await setup.control.client.projects.create(
       projectDueOn('2999-01-01', 'Later', [admin.user.uid]),
     );
     // Comments queue digest emails: Control and Departing and Returning hear of Leaving's, the others of Control's.
-    await leaving.client.projects.addComment(project.id, { content: 'On it' });
-    await control.client.projects.addComment(project.id, { content: 'Thanks' });
+    await setup.leaving.client.projects.addComment(project.id, { content: 'On it' });
+    await setup.control.client.projects.addComment(project.id, { content: 'Thanks' });
     await pollUntil(
       async () =>
-        (await queuedFor(departing.user.uid)) === 2 &&
-        (await queuedFor(returning.user.uid)) === 2 &&
-        (await queuedFor(leaving.user.uid)) === 1 &&
-        (await queuedFor(control.user.uid)) === 1,
+        (await queuedFor(setup.departing.user.uid)) === 2 &&
+        (await queuedFor(setup.returning.user.uid)) === 2 &&
+        (await queuedFor(setup.leaving.user.uid)) === 1 &&
+        (await queuedFor(setup.control.user.uid)) === 1,
       WAIT_MS,
       () => 'the digests were not queued',
     );
 
-    await admin.client.admin.deactivate(departing.user.uid);
-    await admin.client.admin.deactivate(returning.user.uid);
-    await leaving.client.account.deleteAccount(leaving.password);
+    await admin.client.admin.deactivate(setup.departing.user.uid);
+    await admin.client.admin.deactivate(setup.returning.user.uid);
+    await setup.leaving.client.account.deleteAccount(setup.leaving.password);
     // Dropped in the transaction that deactivated or deleted them.
-    expect(await queuedFor(departing.user.uid)).toBe(0);
-    expect(await queuedFor(returning.user.uid)).toBe(0);
-    expect(await queuedFor(leaving.user.uid)).toBe(0);
+    expect(await queuedFor(setup.departing.user.uid)).toBe(0);
+    expect(await queuedFor(setup.returning.user.uid)).toBe(0);
+    expect(await queuedFor(setup.leaving.user.uid)).toBe(0);
 
     // Past midnight: the project is due tomorrow. Control's reminder comes; nobody who left has one.
     await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
-    await mailTo(control.email, (subject) => subject === 'Launch is due tomorrow');
+    await mailTo(setup.control.email, (subject) => subject === 'Launch is due tomorrow');
     const reminded = await database.db
       .selectFrom('notifications')
       .select('user_id')
       .where('kind', '=', 'due_tomorrow')
       .where('project_id', '=', project.id)
       .execute();
-    expect(reminded.map((row) => row.user_id)).toEqual([control.user.uid]);
+    expect(reminded.map((row) => row.user_id)).toEqual([setup.control.user.uid]);
 
     // Back before the digest hour; a comment that queues Control's digest after it shows that the outbox
     // has looked again since (a dropped email would be queued again by then).
-    await admin.client.admin.reactivate(returning.user.uid);
+    await admin.client.admin.reactivate(setup.returning.user.uid);
     await admin.client.projects.addComment(adminsProject.id, { content: 'Noted' });
     await pollUntil(
-      async () => (await queuedFor(control.user.uid)) === 2,
+      async () => (await queuedFor(setup.control.user.uid)) === 2,
       WAIT_MS,
       () => "Control's second digest row was not queued",
     );
 
     // The digest hour: Control's digest goes; the same look at the outbox would have found the others'.
     await setup.setClock(dayAt(dueDate, -1, '08:00:01'));
-    await mailTo(control.email, (subject) => subject.startsWith('Daily digest: 2 notifications'));
+    await mailTo(setup.control.email, (subject) => subject.startsWith('Daily digest: 2 notifications'));
     // A later immediate email to Control: every look at the outbox before it is over.
-    await setNotificationPreference(database.db, control.user.uid, 'commented', { email: 'immediate' });
+    await setNotificationPreference(database.db, setup.control.user.uid, 'commented', { email: 'immediate' });
     await admin.client.projects.addComment(adminsProject.id, { content: 'Last word' });
-    await mailTo(control.email, (subject) => subject === 'Admin commented on Later');
+    await mailTo(setup.control.email, (subject) => subject === 'Admin commented on Later');
 
-    expect(mailsTo(departing.email)).toEqual([]);
-    expect(mailsTo(leaving.email)).toEqual([]);
-    expect(mailsTo(returning.email)).toEqual([]);
+    expect(mailsTo(setup.departing.email)).toEqual([]);
+    expect(mailsTo(setup.leaving.email)).toEqual([]);
+    expect(mailsTo(setup.returning.email)).toEqual([]);
   });
 });

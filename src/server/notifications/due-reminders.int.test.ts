@@ -1,18 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tomorrow, type SignedInClient } from '../../../test/support/clients';
+import { describe, expect, it } from 'vitest';
+import { tomorrow } from '../../../test/support/clients';
 import {
+  beforeAnythingIsDue,
   dayAt,
   projectDueOn,
   startNotificationServer,
-  type NotificationServerSetup,
+  useNotificationSetup,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
-let setup: NotificationServerSetup;
-let creator: SignedInClient;
-let assignee: SignedInClient;
-let optedOut: SignedInClient;
 const dueDate = tomorrow();
+
+const setup = useNotificationSetup(
+  () =>
+    startNotificationServer({
+      clockAt: beforeAnythingIsDue(dueDate),
+      config: { dueReminderIntervalMs: 50 },
+      members: [
+        { name: 'Creator' },
+        { name: 'Assignee' },
+        // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
+        { name: 'Opted out', preferences: { due_tomorrow: { inApp: false, email: 'off' } } },
+      ],
+    }),
+  ['creator', 'assignee', 'optedOut'],
+);
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
 async function remindersOf(projectId: string) {
@@ -29,30 +41,16 @@ async function remindersOf(projectId: string) {
   );
 }
 
-beforeAll(async () => {
-  setup = await startNotificationServer({
-    // Two days before the due date, one second before midnight: nothing is due tomorrow yet.
-    clockAt: dayAt(dueDate, -2, '23:59:59'),
-    config: { dueReminderIntervalMs: 50 },
-    members: [
-      { name: 'Creator' },
-      { name: 'Assignee' },
-      // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
-      { name: 'Opted out', preferences: { due_tomorrow: { inApp: false, email: 'off' } } },
-    ],
-  });
-  [creator, assignee, optedOut] = setup.members as [SignedInClient, SignedInClient, SignedInClient];
-});
-afterAll(() => setup?.stop());
-
 describe('due reminders on one instance', () => {
   it('reminds creator and assignees once when the day before the due date starts, then once when overdue, across a restart', async () => {
-    const project = await creator.client.projects.create(
-      input('Due tomorrow', [assignee.user.uid, optedOut.user.uid]),
+    const project = await setup.creator.client.projects.create(
+      input('Due tomorrow', [setup.assignee.user.uid, setup.optedOut.user.uid]),
     );
-    const completed = await creator.client.projects.create(input('Done early', [assignee.user.uid]));
-    await creator.client.projects.complete(completed.id);
-    const uids = [creator.user.uid, assignee.user.uid].sort();
+    const completed = await setup.creator.client.projects.create(
+      input('Done early', [setup.assignee.user.uid]),
+    );
+    await setup.creator.client.projects.complete(completed.id);
+    const uids = [setup.creator.user.uid, setup.assignee.user.uid].sort();
 
     // Past midnight: the due date is tomorrow.
     await setup.setClock(dayAt(dueDate, -1, '00:00:01'));
@@ -81,7 +79,9 @@ describe('due reminders on one instance', () => {
 
     await setup.server.restart();
     // A project created after the restart is overdue at once: its reminder proves the new process ticked.
-    const later = await creator.client.projects.create(input('After the restart', [assignee.user.uid]));
+    const later = await setup.creator.client.projects.create(
+      input('After the restart', [setup.assignee.user.uid]),
+    );
     await pollUntil(
       async () => (await remindersOf(later.id)).length === 2,
       10_000,
@@ -91,7 +91,9 @@ describe('due reminders on one instance', () => {
     const all = await remindersOf(project.id);
     expect(all.map((row) => [row.kind, row.user_id])).toEqual([
       ...uids.map((uid) => ['due_tomorrow', uid]),
-      ...[creator.user.uid, assignee.user.uid, optedOut.user.uid].sort().map((uid) => ['overdue', uid]),
+      ...[setup.creator.user.uid, setup.assignee.user.uid, setup.optedOut.user.uid]
+        .sort()
+        .map((uid) => ['overdue', uid]),
     ]);
     expect(await remindersOf(completed.id)).toEqual([]);
   });

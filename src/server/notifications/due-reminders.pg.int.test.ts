@@ -2,20 +2,28 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tomorrow, type SignedInClient } from '../../../test/support/clients';
 import {
+  beforeAnythingIsDue,
   dayAt,
   projectDueOn,
   startNotificationInstances,
-  type NotificationInstancesSetup,
+  useNotificationSetup,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
-let setup: NotificationInstancesSetup;
 /** Listens where the instances' change bus publishes (NOTIFY on PostgreSQL), as a third instance would. */
 let busListener: pg.Client;
 const notifiedUsers = new Set<string>();
 let users: SignedInClient[];
 const dueDate = tomorrow();
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
+const setup = useNotificationSetup(() =>
+  startNotificationInstances({
+    clockAt: beforeAnythingIsDue(dueDate),
+    // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
+    config: { dueReminderIntervalMs: 20 },
+    members: [0, 1, 2, 3].map((index) => ({ name: `Member ${index}` })),
+  }),
+);
 
 /** Reminders per (kind, project, user): any count other than 1 is a duplicate. */
 async function reminderCounts(): Promise<Map<string, number>> {
@@ -31,12 +39,6 @@ async function reminderCounts(): Promise<Map<string, number>> {
 }
 
 beforeAll(async () => {
-  setup = await startNotificationInstances({
-    clockAt: dayAt(dueDate, -2, '23:59:59'),
-    // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
-    config: { dueReminderIntervalMs: 20 },
-    members: [0, 1, 2, 3].map((index) => ({ name: `Member ${index}` })),
-  });
   users = setup.members;
   busListener = new pg.Client({ connectionString: setup.instances.databaseUrl });
   await busListener.connect();
@@ -49,7 +51,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await busListener?.end();
-  await setup?.stop();
 });
 
 describe('due reminders on two instances', () => {

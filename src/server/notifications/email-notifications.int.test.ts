@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tomorrow, type SignedInClient } from '../../../test/support/clients';
 import { setNotificationPreference } from '../../../test/support/notification-preferences';
 import {
+  beforeAnythingIsDue,
   dayAt,
   projectDueOn,
   startNotificationServer,
@@ -42,8 +43,7 @@ const header = (mail: ParsedMail, name: string): string | undefined =>
 
 beforeAll(async () => {
   setup = await startNotificationServer({
-    // Two days before the due date, just before midnight: nothing is due yet.
-    clockAt: dayAt(dueDate, -2, '23:59:59'),
+    clockAt: beforeAnythingIsDue(dueDate),
     emailFromStart: true,
     config: {
       publicUrl: PUBLIC_URL,

@@ -1,16 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tomorrow } from '../../../test/support/clients';
 import {
+  beforeAnythingIsDue,
   dayAt,
   projectDueOn,
   startNotificationInstances,
-  type NotificationInstancesSetup,
+  useNotificationSetup,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
-let setup: NotificationInstancesSetup;
 const dueDate = tomorrow();
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
+
+const setup = useNotificationSetup(() =>
+  startNotificationInstances({
+    clockAt: beforeAnythingIsDue(dueDate),
+    // Email is not configured at first: the reminders are created while no instance can send them. The
+    // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
+    config: { dueReminderIntervalMs: 20, publicUrl: 'http://dojo.test' },
+    members: [0, 1, 2, 3].map((index) => ({
+      name: `Member ${index}`,
+      preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
+    })),
+  }),
+);
 
 /** Messages received per `recipient subject`: any count other than 1 is a duplicate. */
 function mailCounts(): Map<string, number> {
@@ -25,20 +38,6 @@ function mailCounts(): Map<string, number> {
   }
   return counts;
 }
-
-beforeAll(async () => {
-  setup = await startNotificationInstances({
-    clockAt: dayAt(dueDate, -2, '23:59:59'),
-    // Email is not configured at first: the reminders are created while no instance can send them. The
-    // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
-    config: { dueReminderIntervalMs: 20, publicUrl: 'http://dojo.test' },
-    members: [0, 1, 2, 3].map((index) => ({
-      name: `Member ${index}`,
-      preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
-    })),
-  });
-});
-afterAll(() => setup?.stop());
 
 describe('notification email on two instances', () => {
   it('mails each notification exactly once, including those created before a restart', async () => {
