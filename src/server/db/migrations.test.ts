@@ -3,17 +3,24 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrationProviderFor } from './migrations';
 
-let db: Kysely<unknown> | undefined;
+let opened: Kysely<unknown> | undefined;
 afterEach(async () => {
-  await db?.destroy();
-  db = undefined;
+  await opened?.destroy();
+  opened = undefined;
 });
+
+/** An in-memory SQLite database migrated up to `migration`, and its migrator, to go on from there. */
+async function migratedTo(migration: string): Promise<{ db: Kysely<unknown>; migrator: Migrator }> {
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
+  opened = db;
+  const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
+  expect((await migrator.migrateTo(migration)).error).toBeUndefined();
+  return { db, migrator };
+}
 
 describe('0004_user_search', () => {
   it('fills in the search key of users who signed up before it', async () => {
-    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
-    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
-    expect((await migrator.migrateTo('0003_storage_uploads')).error).toBeUndefined();
+    const { db, migrator } = await migratedTo('0003_storage_uploads');
     const now = new Date().toISOString();
     for (const [id, name] of [
       ['u1', 'José Núñez'],
@@ -40,9 +47,7 @@ describe('0004_user_search', () => {
 
 describe('0013_search', () => {
   it('indexes the projects and comments written before it, and keeps the index on later writes', async () => {
-    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
-    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
-    expect((await migrator.migrateTo('0011_team_accounts')).error).toBeUndefined();
+    const { db, migrator } = await migratedTo('0011_team_accounts');
     const now = new Date().toISOString();
     await sql`insert into users (id, email, email_key, password_hash, display_name, photo_url, created_at, updated_at)
       values ('u1', 'u1@example.com', 'u1@example.com', 'x', 'U', '', ${now}, ${now})`.execute(db);
@@ -57,13 +62,13 @@ describe('0013_search', () => {
       (
         await sql<{ project_id: string }>`select keys.project_id from projects_fts
           join project_search_keys keys on keys.seq = projects_fts.rowid
-          where projects_fts match ${query}`.execute(db!)
+          where projects_fts match ${query}`.execute(db)
       ).rows.map((row) => row.project_id);
     const commentHits = async (query: string) =>
       (
         await sql<{
           rowid: number;
-        }>`select rowid from comments_fts where comments_fts match ${query}`.execute(db!)
+        }>`select rowid from comments_fts where comments_fts match ${query}`.execute(db)
       ).rows.length;
     expect(await projectHits('"cafe"')).toEqual(['p1']);
     expect(await projectHits('"details"')).toEqual(['p1']);
@@ -78,9 +83,7 @@ describe('0013_search', () => {
 
 describe('0022_admin_links_and_name_keys', () => {
   it('keeps the earliest of lookalike names and numbers the later ones, so the unique key fits', async () => {
-    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
-    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') });
-    expect((await migrator.migrateTo('0021_notification_jobs')).error).toBeUndefined();
+    const { db, migrator } = await migratedTo('0021_notification_jobs');
     const users: [string, string, string][] = [
       ['u1', 'Team Admin', '2024-01-01T00:00:00.000Z'],
       ['u2', 'team  ADMIN', '2024-01-02T00:00:00.000Z'],
