@@ -51,50 +51,55 @@ describe('parseObjectUrl', () => {
 });
 
 describe('parseRange', () => {
-  it('returns null when there is no Range header', () => {
-    expect(parseRange(undefined, 100)).toBe(null);
-    expect(parseRange('', 100)).toBe(null);
-  });
-
-  it('parses a closed range', () => {
-    expect(parseRange('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
-    expect(parseRange('bytes=10-10', 100)).toEqual({ start: 10, end: 10 });
-  });
-
-  it('parses an open-ended range to the last byte', () => {
-    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
-  });
-
-  it('parses a suffix range as the last N bytes', () => {
-    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
-  });
-
-  it('clamps a suffix longer than the object to the whole object', () => {
-    expect(parseRange('bytes=-500', 100)).toEqual({ start: 0, end: 99 });
-  });
-
-  it('clamps the end to size - 1', () => {
-    expect(parseRange('bytes=50-1000', 100)).toEqual({ start: 50, end: 99 });
-    expect(parseRange('bytes=0-100', 100)).toEqual({ start: 0, end: 99 });
-  });
-
-  it('tolerates surrounding whitespace', () => {
-    expect(parseRange('  bytes=0-9 ', 100)).toEqual({ start: 0, end: 9 });
-  });
-
-  it('is invalid when the start is at or beyond the size', () => {
-    expect(parseRange('bytes=100-', 100)).toBe('invalid');
-    expect(parseRange('bytes=150-200', 100)).toBe('invalid');
-  });
-
-  it('is invalid when start > end', () => {
-    expect(parseRange('bytes=9-5', 100)).toBe('invalid');
-  });
-
-  it('is invalid for a zero-length suffix and for any range of an empty object', () => {
-    expect(parseRange('bytes=-0', 100)).toBe('invalid');
-    expect(parseRange('bytes=0-', 0)).toBe('invalid');
-    expect(parseRange('bytes=-5', 0)).toBe('invalid');
+  // Each case: its name, then every [header, size, expected answer] it checks.
+  const cases: [string, [string | undefined, number, ReturnType<typeof parseRange>][]][] = [
+    [
+      'returns null when there is no Range header',
+      [
+        [undefined, 100, null],
+        ['', 100, null],
+      ],
+    ],
+    [
+      'parses a closed range',
+      [
+        ['bytes=0-9', 100, { start: 0, end: 9 }],
+        ['bytes=10-10', 100, { start: 10, end: 10 }],
+      ],
+    ],
+    ['parses an open-ended range to the last byte', [['bytes=90-', 100, { start: 90, end: 99 }]]],
+    ['parses a suffix range as the last N bytes', [['bytes=-10', 100, { start: 90, end: 99 }]]],
+    [
+      'clamps a suffix longer than the object to the whole object',
+      [['bytes=-500', 100, { start: 0, end: 99 }]],
+    ],
+    [
+      'clamps the end to size - 1',
+      [
+        ['bytes=50-1000', 100, { start: 50, end: 99 }],
+        ['bytes=0-100', 100, { start: 0, end: 99 }],
+      ],
+    ],
+    ['tolerates surrounding whitespace', [['  bytes=0-9 ', 100, { start: 0, end: 9 }]]],
+    [
+      'is invalid when the start is at or beyond the size',
+      [
+        ['bytes=100-', 100, 'invalid'],
+        ['bytes=150-200', 100, 'invalid'],
+      ],
+    ],
+    ['is invalid when start > end', [['bytes=9-5', 100, 'invalid']]],
+    [
+      'is invalid for a zero-length suffix and for any range of an empty object',
+      [
+        ['bytes=-0', 100, 'invalid'],
+        ['bytes=0-', 0, 'invalid'],
+        ['bytes=-5', 0, 'invalid'],
+      ],
+    ],
+  ];
+  it.each(cases)('%s', (_name, checks) => {
+    for (const [header, size, expected] of checks) expect(parseRange(header, size)).toEqual(expected);
   });
 
   it.each([
