@@ -8,7 +8,7 @@ import {
 } from '../../common';
 import { z } from 'zod/mini';
 import { describeRoutes, jsonBody } from '../http/api-docs';
-import { TokenParamsSchema } from '../team/team-routes';
+import { checksLink } from '../team/team-route-docs';
 import { SessionParamsSchema } from './account-routes';
 
 export const accountRouteDocs = describeRoutes([
@@ -88,16 +88,13 @@ export const accountRouteDocs = describeRoutes([
     response: { status: 202, description: 'Accepted', schema: z.object({ message: z.string() }) },
     errors: ['not-found', 'too-many-requests'],
   },
-  {
+  checksLink({
     method: 'GET',
     path: '/api/auth/password-reset/{token}',
     tag: 'Auth',
     summary: 'Whether a reset link can still be used',
-    caller: 'anyone',
-    params: TokenParamsSchema,
     response: { status: 200, description: 'Usable', schema: z.object({ expiresAt: z.string() }) },
-    errors: ['not-found', 'gone'],
-  },
+  }),
   {
     method: 'POST',
     path: '/api/auth/password-reset',

@@ -17,6 +17,19 @@ import { MemberParamsSchema, MembersQuerySchema, TokenParamsSchema } from './tea
 
 const PolicyResultSchema = z.object({ policy: SignupPolicySchema });
 
+/**
+ * Whether a one-time link (an invitation, a password reset) can still be used, by its token, before the
+ * form that uses it: 404 for an unknown link, 410 for one that no longer works.
+ */
+export const checksLink = (
+  route: Omit<RouteDescription, 'caller' | 'proof' | 'params' | 'errors'>,
+): RouteDescription => ({
+  ...route,
+  caller: 'anyone',
+  params: TokenParamsSchema,
+  errors: ['not-found', 'gone'],
+});
+
 const memberAnswer = { status: 200, description: 'The member', schema: MemberResultSchema };
 
 /** An admin's route on one member, by id: 404 when there is none. */
@@ -39,17 +52,14 @@ export const teamRouteDocs = describeRoutes([
     caller: 'anyone',
     response: { status: 200, description: 'The sign-up policy and reset options', schema: AuthOptionsSchema },
   },
-  {
+  checksLink({
     method: 'GET',
     path: '/api/invitations/{token}',
     tag: 'Team',
     summary: 'Whether an invitation link can still be used',
     description: '404 for an unknown link; 410 with the reason for a used, expired or revoked one.',
-    caller: 'anyone',
-    params: TokenParamsSchema,
     response: { status: 200, description: 'The invitation is open', schema: InvitationCheckSchema },
-    errors: ['not-found', 'gone'],
-  },
+  }),
   {
     method: 'GET',
     path: '/api/admin/members',
