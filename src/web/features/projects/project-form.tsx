@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type ReactNode } from 'react';
 import Select, { type MultiValue, type SingleValue } from 'react-select';
 import {
   CreateProjectSchema,
@@ -148,6 +148,14 @@ export function ProjectForm({ values, onChange, send, submitLabel, children }: P
     onChange({ ...values, ...patch });
     form.setFieldError(field, undefined);
   };
+  /** What a text field of the form needs: its name, value and problem, and its typing kept. */
+  const textField = (field: 'name' | 'details' | 'dueDate') => ({
+    name: field,
+    value: values[field],
+    ...form.fieldError(field),
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      change(field, { [field]: event.target.value }),
+  });
   const category = CATEGORY_OPTIONS.find((option) => option.value === values.category) ?? null;
 
   return (
@@ -167,34 +175,13 @@ export function ProjectForm({ values, onChange, send, submitLabel, children }: P
       <Field
         id={FIELDS.name}
         label="Project name:"
-        name="name"
         type="text"
         required
         autoComplete="off"
-        value={values.name}
-        {...form.fieldError('name')}
-        onChange={(event) => change('name', { name: event.target.value })}
+        {...textField('name')}
       />
-      <Field
-        as="textarea"
-        id={FIELDS.details}
-        label="Project Details:"
-        name="details"
-        required
-        value={values.details}
-        {...form.fieldError('details')}
-        onChange={(event) => change('details', { details: event.target.value })}
-      />
-      <Field
-        id={FIELDS.dueDate}
-        label="Set due date:"
-        name="dueDate"
-        type="date"
-        required
-        value={values.dueDate}
-        {...form.fieldError('dueDate')}
-        onChange={(event) => change('dueDate', { dueDate: event.target.value })}
-      />
+      <Field as="textarea" id={FIELDS.details} label="Project Details:" required {...textField('details')} />
+      <Field id={FIELDS.dueDate} label="Set due date:" type="date" required {...textField('dueDate')} />
       <Field as="custom" id={FIELDS.category} label="Project category:" {...form.fieldError('category')}>
         {(control) => (
           <Select<CategoryOption, false>
