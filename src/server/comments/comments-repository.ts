@@ -61,33 +61,27 @@ export async function listComments(
   return (await select.orderBy('comments.seq', 'desc').limit(page.limit).execute()).map(presentComment);
 }
 
-/** The comment by id, only if it is one of this project's: a comment is addressed through its project. */
-const commentOfProject = (db: Kysely<Database>, projectId: string, commentId: string) =>
-  db.selectFrom('comments').where('id', '=', commentId).where('project_id', '=', projectId);
-
-/** Where a comment sits in its project's order, to page from it. */
-export async function findCommentSeq(
+/**
+ * A comment of this project (a comment is addressed through its project): where it sits in the project's
+ * order, to page from it, and who wrote it; null when the project has no such comment.
+ */
+export async function findCommentOfProject(
   db: Kysely<Database>,
   projectId: string,
   commentId: string,
-): Promise<number | null> {
-  const row = await commentOfProject(db, projectId, commentId).select('seq').executeTakeFirst();
-  return row === undefined ? null : Number(row.seq);
+): Promise<{ seq: number; authorId: string } | null> {
+  const row = await db
+    .selectFrom('comments')
+    .select(['seq', 'author_id'])
+    .where('id', '=', commentId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row ? { seq: Number(row.seq), authorId: row.author_id } : null;
 }
 
 export async function findComment(db: Kysely<Database>, id: string): Promise<Comment | null> {
   const row = await selectComments(db).where('comments.id', '=', id).executeTakeFirst();
   return row ? presentComment(row) : null;
-}
-
-/** Who wrote a comment of this project; null when the project has no such comment. */
-export async function findCommentAuthor(
-  db: Kysely<Database>,
-  projectId: string,
-  commentId: string,
-): Promise<string | null> {
-  const row = await commentOfProject(db, projectId, commentId).select('author_id').executeTakeFirst();
-  return row?.author_id ?? null;
 }
 
 /** The project's id while it is open, as a subquery of a comment's own write statement. */

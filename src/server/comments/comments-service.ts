@@ -20,8 +20,7 @@ import { presentComment } from './comment-presenter';
 import {
   deleteCommentOf,
   findComment,
-  findCommentAuthor,
-  findCommentSeq,
+  findCommentOfProject,
   insertCommentIfProjectExists,
   listComments,
   updateCommentOf,
@@ -53,9 +52,9 @@ export class CommentsService {
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     let beforeSeq: number | undefined;
     if (page.before !== undefined) {
-      const seq = await findCommentSeq(db, projectId, page.before);
-      if (seq === null) throw invalidArgument({ before: messages.commentCursorInvalid });
-      beforeSeq = seq;
+      const cursor = await findCommentOfProject(db, projectId, page.before);
+      if (cursor === null) throw invalidArgument({ before: messages.commentCursorInvalid });
+      beforeSeq = cursor.seq;
     }
     const { items, next } = pageFromExtraRow(
       await listComments(db, projectId, { limit: page.limit + 1, beforeSeq }),
@@ -161,9 +160,9 @@ export class CommentsService {
     // A completed project's comments are kept as they were: to its comments, it is gone (as for adding).
     const project = await findProjectRow(db, projectId);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
-    const authorId = await findCommentAuthor(db, projectId, commentId);
-    if (authorId === null) throw notFound(messages.commentNotFound);
-    if (authorId !== viewer.uid) throw forbidden(forbiddenMessage);
+    const comment = await findCommentOfProject(db, projectId, commentId);
+    if (comment === null) throw notFound(messages.commentNotFound);
+    if (comment.authorId !== viewer.uid) throw forbidden(forbiddenMessage);
   }
 }
 
