@@ -8,7 +8,7 @@ import {
   PROJECT_CREATES_PER_MINUTE,
   UPLOADS_PER_MINUTE,
 } from '../../common';
-import { ConfigError, loadConfig, mailSettingsOf } from './config';
+import { ConfigError, loadConfig, mailSettingsOf, type Config } from './config';
 
 /** Runs loadConfig expecting a ConfigError and returns it. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -23,6 +23,17 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 
 const problemFor = (error: ConfigError, variable: string) =>
   error.problems.filter((problem) => problem.startsWith(`${variable}:`));
+
+/** A setting read from `variable`: `byDefault` without it, `set` with it, and `refused` is a problem. */
+function expectSetting<Key extends keyof Config>(
+  key: Key,
+  variable: string,
+  { byDefault, set, refused }: { byDefault: Config[Key]; set: [string, Config[Key]]; refused: string },
+): void {
+  expect(loadConfig({})[key]).toBe(byDefault);
+  expect(loadConfig({ [variable]: set[0] })[key]).toBe(set[1]);
+  expect(problemFor(configError({ [variable]: refused }), variable)).toHaveLength(1);
+}
 
 describe('loadConfig', () => {
   it('uses the documented defaults for an empty environment', () => {
@@ -209,19 +220,19 @@ describe('loadConfig', () => {
   });
 
   it('limits failed logins per account to 10 unless LOGIN_FAILURES_PER_ACCOUNT says otherwise', () => {
-    expect(loadConfig({}).loginFailuresPerAccount).toBe(10);
-    expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: '25' }).loginFailuresPerAccount).toBe(25);
-    expect(
-      problemFor(configError({ LOGIN_FAILURES_PER_ACCOUNT: '0' }), 'LOGIN_FAILURES_PER_ACCOUNT'),
-    ).toHaveLength(1);
+    expectSetting('loginFailuresPerAccount', 'LOGIN_FAILURES_PER_ACCOUNT', {
+      byDefault: 10,
+      set: ['25', 25],
+      refused: '0',
+    });
   });
 
   it('caps connections per address at 100 by default; MAX_CONNECTIONS_PER_ADDRESS changes it', () => {
-    expect(loadConfig({}).maxConnectionsPerAddress).toBe(100);
-    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '2000' }).maxConnectionsPerAddress).toBe(2000);
-    expect(
-      problemFor(configError({ MAX_CONNECTIONS_PER_ADDRESS: '0' }), 'MAX_CONNECTIONS_PER_ADDRESS'),
-    ).toHaveLength(1);
+    expectSetting('maxConnectionsPerAddress', 'MAX_CONNECTIONS_PER_ADDRESS', {
+      byDefault: 100,
+      set: ['2000', 2000],
+      refused: '0',
+    });
   });
 });
 
