@@ -88,7 +88,7 @@ export function startNotificationInstances(
  * `useNotificationSetup(start, ['creator'])` gives `setup.creator` for `setup.members[0]`. Read it in hooks
  * and tests, once it has started.
  */
-export function useNotificationSetup<Setup extends NotificationSetup, Name extends string = never>(
+function useNotificationSetup<Setup extends NotificationSetup, Name extends string = never>(
   start: () => Promise<Setup>,
   memberNames: readonly Name[] = [],
 ): Setup & Readonly<Record<Name, SignedInClient>> {
@@ -104,6 +104,22 @@ export function useNotificationSetup<Setup extends NotificationSetup, Name exten
       return member >= 0 ? setup.members[member] : Reflect.get(setup, key);
     },
   });
+}
+
+/** useNotificationSetup of one server (either engine), started with `options`. */
+export function useNotificationServer<Name extends string = never>(
+  options: NotificationSetupOptions,
+  memberNames: readonly Name[] = [],
+): NotificationServerSetup & Readonly<Record<Name, SignedInClient>> {
+  return useNotificationSetup(() => startNotificationServer(options), memberNames);
+}
+
+/** useNotificationSetup of two instances on one PostgreSQL database, started with `options`. */
+export function useNotificationInstances<Name extends string = never>(
+  options: NotificationSetupOptions,
+  memberNames: readonly Name[] = [],
+): NotificationInstancesSetup & Readonly<Record<Name, SignedInClient>> {
+  return useNotificationSetup(() => startNotificationInstances(options), memberNames);
 }
 
 async function startSetup<Started extends { servers: TestServer[]; stop(): Promise<void> }>(

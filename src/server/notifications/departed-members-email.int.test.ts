@@ -6,8 +6,7 @@ import {
   beforeAnythingIsDue,
   dayAt,
   projectDueOn,
-  startNotificationServer,
-  useNotificationSetup,
+  useNotificationServer,
 } from '../../../test/support/notification-setup';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
@@ -16,42 +15,41 @@ import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 
 const dueDate = tomorrow();
 
-const setup = useNotificationSetup(
-  () =>
-    startNotificationServer({
-      clockAt: beforeAnythingIsDue(dueDate),
-      emailFromStart: true,
-      config: {
-        publicUrl: 'http://dojo.test',
-        dueReminderIntervalMs: 50,
-        notificationEmailIntervalMs: 50,
-        digestHour: 8,
-        notificationTimeZone: 'UTC',
+const setup = useNotificationServer(
+  {
+    clockAt: beforeAnythingIsDue(dueDate),
+    emailFromStart: true,
+    config: {
+      publicUrl: 'http://dojo.test',
+      dueReminderIntervalMs: 50,
+      notificationEmailIntervalMs: 50,
+      digestHour: 8,
+      notificationTimeZone: 'UTC',
+    },
+    members: [
+      {
+        name: 'Departing',
+        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
       },
-      members: [
-        {
-          name: 'Departing',
-          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+      {
+        name: 'Leaving',
+        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+      },
+      {
+        // No reminders at all, so that whatever reaches them after they are back comes from before.
+        name: 'Returning',
+        preferences: {
+          due_tomorrow: { email: 'off', inApp: false },
+          overdue: { email: 'off', inApp: false },
+          commented: { email: 'digest' },
         },
-        {
-          name: 'Leaving',
-          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
-        },
-        {
-          // No reminders at all, so that whatever reaches them after they are back comes from before.
-          name: 'Returning',
-          preferences: {
-            due_tomorrow: { email: 'off', inApp: false },
-            overdue: { email: 'off', inApp: false },
-            commented: { email: 'digest' },
-          },
-        },
-        {
-          name: 'Control',
-          preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
-        },
-      ],
-    }),
+      },
+      {
+        name: 'Control',
+        preferences: { due_tomorrow: { email: 'immediate' }, commented: { email: 'digest' } },
+      },
+    ],
+  },
   ['departing', 'leaving', 'returning', 'control'],
 );
 

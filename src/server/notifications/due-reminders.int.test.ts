@@ -4,25 +4,23 @@ import {
   beforeAnythingIsDue,
   dayAt,
   projectDueOn,
-  startNotificationServer,
-  useNotificationSetup,
+  useNotificationServer,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
 const dueDate = tomorrow();
 
-const setup = useNotificationSetup(
-  () =>
-    startNotificationServer({
-      clockAt: beforeAnythingIsDue(dueDate),
-      config: { dueReminderIntervalMs: 50 },
-      members: [
-        { name: 'Creator' },
-        { name: 'Assignee' },
-        // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
-        { name: 'Opted out', preferences: { due_tomorrow: { inApp: false, email: 'off' } } },
-      ],
-    }),
+const setup = useNotificationServer(
+  {
+    clockAt: beforeAnythingIsDue(dueDate),
+    config: { dueReminderIntervalMs: 50 },
+    members: [
+      { name: 'Creator' },
+      { name: 'Assignee' },
+      // Opted out of 'due tomorrow' in the app (the default is on); 'overdue' keeps the default.
+      { name: 'Opted out', preferences: { due_tomorrow: { inApp: false, email: 'off' } } },
+    ],
+  },
   ['creator', 'assignee', 'optedOut'],
 );
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);

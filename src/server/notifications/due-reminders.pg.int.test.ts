@@ -5,8 +5,7 @@ import {
   beforeAnythingIsDue,
   dayAt,
   projectDueOn,
-  startNotificationInstances,
-  useNotificationSetup,
+  useNotificationInstances,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
@@ -16,14 +15,12 @@ const notifiedUsers = new Set<string>();
 let users: SignedInClient[];
 const dueDate = tomorrow();
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
-const setup = useNotificationSetup(() =>
-  startNotificationInstances({
-    clockAt: beforeAnythingIsDue(dueDate),
-    // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
-    config: { dueReminderIntervalMs: 20 },
-    members: [0, 1, 2, 3].map((index) => ({ name: `Member ${index}` })),
-  }),
-);
+const setup = useNotificationInstances({
+  clockAt: beforeAnythingIsDue(dueDate),
+  // Both instances read the same clock and tick every 20 ms, so their ticks overlap.
+  config: { dueReminderIntervalMs: 20 },
+  members: [0, 1, 2, 3].map((index) => ({ name: `Member ${index}` })),
+});
 
 /** Reminders per (kind, project, user): any count other than 1 is a duplicate. */
 async function reminderCounts(): Promise<Map<string, number>> {

@@ -4,26 +4,23 @@ import {
   beforeAnythingIsDue,
   dayAt,
   projectDueOn,
-  startNotificationInstances,
-  useNotificationSetup,
+  useNotificationInstances,
 } from '../../../test/support/notification-setup';
 import { pollUntil } from '../../../test/support/poll';
 
 const dueDate = tomorrow();
 const input = (name: string, assignedUserIds: string[]) => projectDueOn(dueDate, name, assignedUserIds);
 
-const setup = useNotificationSetup(() =>
-  startNotificationInstances({
-    clockAt: beforeAnythingIsDue(dueDate),
-    // Email is not configured at first: the reminders are created while no instance can send them. The
-    // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
-    config: { dueReminderIntervalMs: 20, publicUrl: 'http://dojo.test' },
-    members: [0, 1, 2, 3].map((index) => ({
-      name: `Member ${index}`,
-      preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
-    })),
-  }),
-);
+const setup = useNotificationInstances({
+  clockAt: beforeAnythingIsDue(dueDate),
+  // Email is not configured at first: the reminders are created while no instance can send them. The
+  // safety sweep stays at its one-minute default, so only the start and the change bus wake the sender.
+  config: { dueReminderIntervalMs: 20, publicUrl: 'http://dojo.test' },
+  members: [0, 1, 2, 3].map((index) => ({
+    name: `Member ${index}`,
+    preferences: { due_tomorrow: { email: 'immediate' }, overdue: { email: 'immediate' } },
+  })),
+});
 
 /** Messages received per `recipient subject`: any count other than 1 is a duplicate. */
 function mailCounts(): Map<string, number> {
