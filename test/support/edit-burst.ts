@@ -94,7 +94,7 @@ export function expectLimitedTo(answers: readonly EditAnswer[], limit: number): 
  * What the database holds after the burst: an accepted edit's project is edited (version 2), a refused
  * one's is exactly as created; the assignee heard of each accepted edit once and of nothing else.
  */
-export async function expectOnlyAcceptedEditsStored(
+async function expectOnlyAcceptedEditsStored(
   db: Kysely<Database>,
   answers: readonly EditAnswer[],
   assigneeId: string,
@@ -132,4 +132,20 @@ export async function expectOnlyAcceptedEditsStored(
     .execute();
   const accepted = answers.filter((answer) => answer.status === 200).map((answer) => answer.project.id);
   expect(edited.map((row) => row.project_id).sort()).toEqual(accepted.sort());
+}
+
+/**
+ * The burst: `count` projects assigned to `watcher`, each edited once by `editor` across `urls`, of which
+ * exactly `limit` edits go through and only those are stored (expectLimitedTo, expectOnlyAcceptedEditsStored).
+ */
+export async function expectBurstLimitedTo(
+  burst: { urls: readonly string[]; editor: SignedInClient; watcher: SignedInClient; db: Kysely<Database> },
+  count: number,
+  limit: number,
+): Promise<void> {
+  const { urls, editor, watcher, db } = burst;
+  const projects = await createProjects(editor, count, [watcher.user.uid]);
+  const answers = await editEach(urls, editor.client.transport.cookieHeader() ?? '', projects);
+  expectLimitedTo(answers, limit);
+  await expectOnlyAcceptedEditsStored(db, answers, watcher.user.uid);
 }

@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignedInClient } from '../../../test/support/clients';
+import { describe, expect, it } from 'vitest';
 import {
   createProjects,
   editEach,
+  expectBurstLimitedTo,
   expectLimitedTo,
-  expectOnlyAcceptedEditsStored,
 } from '../../../test/support/edit-burst';
-import {
-  startNotificationServer,
-  type NotificationServerSetup,
-} from '../../../test/support/notification-setup';
+import { useNotificationServer } from '../../../test/support/notification-setup';
 
 /** Edits per member per minute in this server; the burst is well past it. */
 const LIMIT = 20;
 const BURST = 150;
 
-let setup: NotificationServerSetup;
-let editor: SignedInClient;
-let watcher: SignedInClient;
-let other: SignedInClient;
-
-beforeAll(async () => {
-  setup = await startNotificationServer({
+const setup = useNotificationServer(
+  {
     clockAt: new Date().toISOString(),
     emailFromStart: true,
     config: { publicUrl: 'http://dojo.test', writesPerMinute: LIMIT, notificationEmailIntervalMs: 50 },
@@ -30,10 +21,9 @@ beforeAll(async () => {
       { name: 'Watcher', preferences: { project_edited: { email: 'immediate' } } },
       { name: 'Other' },
     ],
-  });
-  [editor, watcher, other] = setup.members as [SignedInClient, SignedInClient, SignedInClient];
-});
-afterAll(() => setup?.stop());
+  },
+  ['editor', 'watcher', 'other'],
+);
 
 const mailsTo = (address: string) =>
   setup.inbox.messages.filter((mail) =>
@@ -45,13 +35,8 @@ describe('a burst of project edits by one member', () => {
     'is refused after the limit, changes nothing when refused, and notifies and mails no more than the limit',
     { timeout: 120_000 },
     async () => {
-      const { server, database } = setup;
-      const projects = await createProjects(editor, BURST, [watcher.user.uid]);
-
-      const answers = await editEach([server.url], editor.client.transport.cookieHeader() ?? '', projects);
-
-      expectLimitedTo(answers, LIMIT);
-      await expectOnlyAcceptedEditsStored(database.db, answers, watcher.user.uid);
+      const { server, database, editor, watcher, other } = setup;
+      await expectBurstLimitedTo({ urls: [server.url], editor, watcher, db: database.db }, BURST, LIMIT);
       // Each accepted edit mails the watcher once; wait until the outbox has sent all it holds for them.
       const outbox = () =>
         database.db

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpClient, type SignedInClient } from '../../../test/support/clients';
-import {
-  createProjects,
-  editEach,
-  expectLimitedTo,
-  expectOnlyAcceptedEditsStored,
-} from '../../../test/support/edit-burst';
+import { createProjects, editEach, expectBurstLimitedTo } from '../../../test/support/edit-burst';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTwoInstances, type TwoInstances } from '../../../test/support/test-server';
 import type { DatabaseHandle } from '../db/database';
@@ -39,13 +34,8 @@ describe('a burst of project edits over two instances', () => {
     'spends one budget for the member, whichever instance takes each edit',
     { timeout: 120_000 },
     async () => {
-      const projects = await createProjects(editor, BURST, [watcher.user.uid]);
       const urls = [instances.first.url, instances.second.url];
-
-      const answers = await editEach(urls, editor.client.transport.cookieHeader() ?? '', projects);
-
-      expectLimitedTo(answers, LIMIT);
-      await expectOnlyAcceptedEditsStored(database.db, answers, watcher.user.uid);
+      await expectBurstLimitedTo({ urls, editor, watcher, db: database.db }, BURST, LIMIT);
       // Another member keeps a budget of their own on either instance.
       const own = await createProjects(other, 2, [other.user.uid]);
       const otherAnswers = await editEach(urls, other.client.transport.cookieHeader() ?? '', own);
