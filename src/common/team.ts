@@ -86,27 +86,18 @@ export const MemberPageSchema = z.object({
 });
 export type MemberPage = z.infer<typeof MemberPageSchema>;
 
+/** A whole number from 1 to `max` (a form may send it as text), `fallback` when left out; else `message`. */
+const wholeNumberUpTo = (max: number, message: string, fallback: number) =>
+  z._default(
+    z.coerce
+      .number({ error: message })
+      .check(z.int({ error: message }), z.minimum(1, message), z.maximum(max, message)),
+    fallback,
+  );
+
 export const CreateInvitationSchema = z.object({
-  maxUses: z._default(
-    z.coerce
-      .number({ error: messages.invitationUsesInvalid })
-      .check(
-        z.int({ error: messages.invitationUsesInvalid }),
-        z.minimum(1, messages.invitationUsesInvalid),
-        z.maximum(INVITATION_MAX_USES, messages.invitationUsesInvalid),
-      ),
-    1,
-  ),
-  expiresInDays: z._default(
-    z.coerce
-      .number({ error: messages.invitationDaysInvalid })
-      .check(
-        z.int({ error: messages.invitationDaysInvalid }),
-        z.minimum(1, messages.invitationDaysInvalid),
-        z.maximum(INVITATION_MAX_DAYS, messages.invitationDaysInvalid),
-      ),
-    7,
-  ),
+  maxUses: wholeNumberUpTo(INVITATION_MAX_USES, messages.invitationUsesInvalid, 1),
+  expiresInDays: wholeNumberUpTo(INVITATION_MAX_DAYS, messages.invitationDaysInvalid, 7),
   /** Only this address may use it; empty for anyone. */
   email: z.optional(
     z.pipe(
