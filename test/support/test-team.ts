@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../../src/server/config/config';
 import { signUpClient, type SignedInClient } from './clients';
+import { SmtpInbox } from './smtp-inbox';
 import {
   startTestServer,
   startTwoInstances,
@@ -14,18 +15,21 @@ export type TestTeam<Key extends string> = { readonly server: TestServer } & {
   readonly [key in Key]: SignedInClient;
 };
 
+/** useTestTeam's server with the SMTP inbox it sends email to. */
+export type MailingTeam<Key extends string> = TestTeam<Key> & { readonly inbox: SmtpInbox };
+
 /** Two instances on one PostgreSQL database and the members signed up on them, by the keys the file chose. */
 export type TwoInstanceTeam<Key extends string> = { readonly instances: TwoInstances } & {
   readonly [key in Key]: SignedInClient;
 };
 
 /**
- * Starts `servers` before the file's (or `describe`'s) first test and signs the members up in the order
- * given, each on the URL `urlOf` picks; closes their clients and stops the servers after its last. The
- * answer reads the servers as `servers` and each member by its key.
+ * Starts the servers before the file's (or `describe`'s) first test and signs the members up in the order
+ * given, each on the URL `urlOf` picks; closes their clients and stops the servers after their last. The
+ * answer reads each of the servers' `fields` and each member by its key.
  */
 function useMembers<Servers extends { stop(): Promise<void> }, Key extends string>(
-  serversKey: string,
+  fields: readonly (keyof Servers & string)[],
   start: () => Promise<Servers>,
   members: Record<Key, { displayName: string; urlOf: (servers: Servers) => string }>,
 ): object {
@@ -47,7 +51,9 @@ function useMembers<Servers extends { stop(): Promise<void> }, Key extends strin
     return value;
   };
   const team = {};
-  Object.defineProperty(team, serversKey, { get: () => ready(servers, serversKey) });
+  for (const field of fields) {
+    Object.defineProperty(team, field, { get: () => ready(servers, field)[field] });
+  }
   for (const key of Object.keys(members)) {
     Object.defineProperty(team, key, { get: () => ready(signedUp.get(key), key) });
   }
@@ -73,9 +79,15 @@ export function useTestTeam<Key extends string>(
   options: StartTestServerOptions = {},
 ): TestTeam<Key> {
   return useMembers(
-    'server',
-    () => startTestServer(options),
-    mapValues(displayNames, (displayName) => ({ displayName, urlOf: (server: TestServer) => server.url })),
+    ['server'],
+    async () => {
+      const server = await startTestServer(options);
+      return { server, stop: () => server.stop() };
+    },
+    mapValues(displayNames, (displayName) => ({
+      displayName,
+      urlOf: ({ server }: { server: TestServer }) => server.url,
+    })),
   ) as TestTeam<Key>;
 }
 
@@ -89,11 +101,48 @@ export function useTwoInstanceTeam<Key extends string>(
   configOverrides: Partial<Config> = {},
 ): TwoInstanceTeam<Key> {
   return useMembers(
-    'instances',
-    () => startTwoInstances(configOverrides),
+    ['instances'],
+    async () => {
+      const instances = await startTwoInstances(configOverrides);
+      return { instances, stop: () => instances.stop() };
+    },
     mapValues(members, ([displayName, on]) => ({
       displayName,
-      urlOf: (instances: TwoInstances) => instances[on].url,
+      urlOf: ({ instances }: { instances: TwoInstances }) => instances[on].url,
     })),
   ) as TwoInstanceTeam<Key>;
+}
+
+/**
+ * useTestTeam with email: an SMTP inbox started first and the server sending to it (`smtpUrl`); the inbox
+ * is stopped after the server. `configOverrides` adds the rest (email needs `publicUrl`).
+ */
+export function useMailingTeam<Key extends string>(
+  displayNames: Record<Key, string>,
+  configOverrides: Partial<Config> = {},
+): MailingTeam<Key> {
+  return useMembers(
+    ['server', 'inbox'],
+    async () => {
+      const inbox = await SmtpInbox.start();
+      try {
+        const server = await startTestServer({ configOverrides: { smtpUrl: inbox.url, ...configOverrides } });
+        return {
+          server,
+          inbox,
+          stop: async () => {
+            await server.stop();
+            await inbox.stop();
+          },
+        };
+      } catch (error) {
+        await inbox.stop();
+        throw error;
+      }
+    },
+    mapValues(displayNames, (displayName) => ({
+      displayName,
+      urlOf: ({ server }: { server: TestServer }) => server.url,
+    })),
+  ) as MailingTeam<Key>;
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../common';
 import { newClient, signUpClient, type SignedInClient } from '../../../test/support/clients';
 import { postJson } from '../../../test/support/fixtures';
@@ -10,6 +10,7 @@ import { requestWithForgedHost } from '../../../test/support/forged-host';
 import { SmtpInbox } from '../../../test/support/smtp-inbox';
 import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { useMailingTeam, useTestTeam } from '../../../test/support/test-team';
 
 /**
  * No link the server emails or hands out is built from a request's headers
@@ -57,40 +58,25 @@ async function adminLinksWithForgedHost(
 }
 
 describe('with email (SMTP_URL and PUBLIC_URL)', () => {
-  let inbox: SmtpInbox;
-  let server: TestServer;
-  let admin: SignedInClient;
-
-  beforeAll(async () => {
-    inbox = await SmtpInbox.start();
-    server = await startTestServer({
-      configOverrides: { smtpUrl: inbox.url, publicUrl: PUBLIC_URL, trustProxy: ['127.0.0.1'] },
-    });
-    admin = await signUpClient(server.url, 'Admin');
-  });
-  afterAll(async () => {
-    admin?.client.close();
-    await server?.stop();
-    await inbox?.stop();
-  });
+  const team = useMailingTeam({ admin: 'Admin' }, { publicUrl: PUBLIC_URL, trustProxy: ['127.0.0.1'] });
 
   it("emails a reset link on PUBLIC_URL to a 'Forgot password?' request with a forged Host and X-Forwarded-Host", async () => {
-    const victim = await signUpClient(server.url, 'Victim');
-    const answer = await requestWithForgedHost(`${server.url}${RESET_REQUEST}`, {
+    const victim = await signUpClient(team.server.url, 'Victim');
+    const answer = await requestWithForgedHost(`${team.server.url}${RESET_REQUEST}`, {
       method: 'POST',
       headers: { ...FORGED_HOST, 'content-type': 'application/json' },
       body: JSON.stringify({ email: victim.email }),
     });
     expect([answer.status, JSON.parse(answer.body)]).toEqual([202, { message: messages.resetEmailSent }]);
 
-    const mail = await inbox.messageTo(victim.email);
+    const mail = await team.inbox.messageTo(victim.email);
     expect(mail.text).not.toContain('evil.example');
     const link = resetLinkIn(mail.text);
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/reset-password`);
     // The link is the real one: its token sets the password.
     const token = link.searchParams.get('token') ?? '';
-    await newClient(server.url).access.resetPassword({ token, password: 'only mine to choose' });
-    const back = await newClient(server.url).auth.logIn({
+    await newClient(team.server.url).access.resetPassword({ token, password: 'only mine to choose' });
+    const back = await newClient(team.server.url).auth.logIn({
       email: victim.email,
       password: 'only mine to choose',
     });
@@ -99,16 +85,16 @@ describe('with email (SMTP_URL and PUBLIC_URL)', () => {
   });
 
   it('answers before it looks the address up: the same answer for an account and for none, even when the work after it fails', async () => {
-    const member = await signUpClient(server.url, 'Existing');
+    const member = await signUpClient(team.server.url, 'Existing');
     member.client.close();
     // The token cannot be stored while the table is away: had the answer waited for that work, the
     // existing account's request would fail where the unknown address's succeeds.
-    const database = await openServerDatabase(server);
+    const database = await openServerDatabase(team.server);
     try {
       await database.db.schema.alterTable('password_resets').renameTo('password_resets_away').execute();
       const answers = [];
       for (const email of [member.email, 'nobody-here@example.test']) {
-        const response = await postJson(server.url, RESET_REQUEST, { email });
+        const response = await postJson(team.server.url, RESET_REQUEST, { email });
         answers.push({
           status: response.status,
           type: response.headers.get('content-type'),
@@ -126,14 +112,14 @@ describe('with email (SMTP_URL and PUBLIC_URL)', () => {
       await database.close();
     }
     // With the table back the same request mails the link: the work runs after the answer.
-    expect((await postJson(server.url, RESET_REQUEST, { email: member.email })).status).toBe(202);
-    const link = resetLinkIn((await inbox.messageTo(member.email)).text);
+    expect((await postJson(team.server.url, RESET_REQUEST, { email: member.email })).status).toBe(202);
+    const link = resetLinkIn((await team.inbox.messageTo(member.email)).text);
     expect(link.origin).toBe(new URL(PUBLIC_URL).origin);
   });
 
   it('puts an invitation and an admin-made reset link on PUBLIC_URL, whatever the Host', async () => {
-    const member = await signUpClient(server.url, 'Member');
-    const links = await adminLinksWithForgedHost(server, admin, member);
+    const member = await signUpClient(team.server.url, 'Member');
+    const links = await adminLinksWithForgedHost(team.server, team.admin, member);
     expect(links.reset).toMatch(new RegExp(`^${PUBLIC_URL}/reset-password\\?token=[\\w-]+$`));
     expect(links.invitation).toMatch(new RegExp(`^${PUBLIC_URL}/signup\\?invitation=[\\w-]+$`));
     member.client.close();
@@ -141,29 +127,19 @@ describe('with email (SMTP_URL and PUBLIC_URL)', () => {
 });
 
 describe('without email or PUBLIC_URL', () => {
-  let server: TestServer;
-  let admin: SignedInClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ configOverrides: { trustProxy: ['127.0.0.1'] } });
-    admin = await signUpClient(server.url, 'Admin');
-  });
-  afterAll(async () => {
-    admin?.client.close();
-    await server?.stop();
-  });
+  const team = useTestTeam({ admin: 'Admin' }, { configOverrides: { trustProxy: ['127.0.0.1'] } });
 
   it('hands an admin links as paths, which the client puts on the origin it is on', async () => {
-    const member = await signUpClient(server.url, 'Member');
-    const links = await adminLinksWithForgedHost(server, admin, member);
+    const member = await signUpClient(team.server.url, 'Member');
+    const links = await adminLinksWithForgedHost(team.server, team.admin, member);
     expect(links.reset).toMatch(/^\/reset-password\?token=[\w-]+$/);
     expect(links.invitation).toMatch(/^\/signup\?invitation=[\w-]+$/);
 
     // The SDK (the web app's client) resolves them against the server's origin as it reaches it.
-    const link = new URL((await admin.client.admin.createPasswordReset(member.user.uid)).url);
-    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/reset-password`);
-    const invited = new URL((await admin.client.admin.createInvitation({})).url);
-    expect(`${invited.origin}${invited.pathname}`).toBe(`${server.url}/signup`);
+    const link = new URL((await team.admin.client.admin.createPasswordReset(member.user.uid)).url);
+    expect(`${link.origin}${link.pathname}`).toBe(`${team.server.url}/reset-password`);
+    const invited = new URL((await team.admin.client.admin.createInvitation({})).url);
+    expect(`${invited.origin}${invited.pathname}`).toBe(`${team.server.url}/signup`);
     member.client.close();
   });
 });
