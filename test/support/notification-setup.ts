@@ -73,9 +73,7 @@ export function startNotificationServer(options: NotificationSetupOptions): Prom
 }
 
 /** Two instances on one PostgreSQL database; members sign up on the first and the second in turn. */
-export function startNotificationInstances(
-  options: NotificationSetupOptions,
-): Promise<NotificationInstancesSetup> {
+function startNotificationInstances(options: NotificationSetupOptions): Promise<NotificationInstancesSetup> {
   return startSetup(options, async (config) => {
     const instances = await startTwoInstances(config);
     return { instances, servers: [instances.first, instances.second], stop: () => instances.stop() };
