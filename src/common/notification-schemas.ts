@@ -1,6 +1,7 @@
 /** The notifications API's bodies as schemas (zod): the server parses with them and documents them. */
 import { z } from 'zod/mini';
 import { NOTIFICATION_EMAIL_MODES, NOTIFICATION_KINDS } from './notifications';
+import { pageSchemaOf } from './page-schema';
 
 const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 
@@ -18,11 +19,8 @@ const NotificationSchema = z.object({
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 
-export const NotificationPageSchema = z.object({
-  notifications: z.array(NotificationSchema),
-  /** Pass as `cursor` for the next older page; null on the oldest. */
-  nextCursor: z.nullable(z.string()),
-});
+/** `nextCursor` goes as `cursor` for the next older page. */
+export const NotificationPageSchema = pageSchemaOf('notifications', NotificationSchema);
 export type NotificationPage = z.infer<typeof NotificationPageSchema>;
 
 const NotificationPreferenceSchema = z.object({

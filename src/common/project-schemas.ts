@@ -5,6 +5,7 @@
 import { z } from 'zod/mini';
 import { COMMENT_MAX_LENGTH, PROJECT_DETAILS_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from './limits';
 import { messages } from './messages';
+import { pageSchemaOf } from './page-schema';
 import { isCalendarDay, MAX_ASSIGNEES, PROJECT_CATEGORIES } from './projects';
 
 export const CreateProjectSchema = z.object({
@@ -104,21 +105,12 @@ export const CompletedProjectSchema = z.extend(ProjectSchema, {
 export type CompletedProject = z.infer<typeof CompletedProjectSchema>;
 
 /** A page of a project list; `nextCursor` asks for the next one (null: this was the last). */
-export const ProjectPageSchema = z.object({
-  projects: z.array(ProjectSchema),
-  nextCursor: z.nullable(z.string()),
-});
+export const ProjectPageSchema = pageSchemaOf('projects', ProjectSchema);
 export type ProjectPage = z.infer<typeof ProjectPageSchema>;
 
-export const CompletedProjectPageSchema = z.object({
-  projects: z.array(CompletedProjectSchema),
-  nextCursor: z.nullable(z.string()),
-});
+export const CompletedProjectPageSchema = pageSchemaOf('projects', CompletedProjectSchema);
 export type CompletedProjectPage = z.infer<typeof CompletedProjectPageSchema>;
 
 /** A page of a project's comments, newest first; `nextCursor` asks for the next older page (null: none). */
-export const CommentPageSchema = z.object({
-  comments: z.array(CommentSchema),
-  nextCursor: z.nullable(z.string()),
-});
+export const CommentPageSchema = pageSchemaOf('comments', CommentSchema);
 export type CommentPage = z.infer<typeof CommentPageSchema>;

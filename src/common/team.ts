@@ -5,6 +5,7 @@
 import { z } from 'zod/mini';
 import { EMAIL_MAX_LENGTH, INVITATION_MAX_USES, INVITATION_MAX_DAYS, SIGNUP_DOMAINS_MAX } from './limits';
 import { messages } from './messages';
+import { pageSchemaOf } from './page-schema';
 import { NewPasswordSchema, EmailSchema } from './auth';
 import { ROLES } from './users';
 
@@ -79,11 +80,8 @@ export const MemberResultSchema = z.object({ member: MemberSchema });
 /** Members per page on the members screen. */
 export const MEMBERS_PAGE_SIZE = 50;
 
-export const MemberPageSchema = z.object({
-  members: z.array(MemberSchema),
-  /** Pass as `after` for the next page; null on the last page. */
-  nextCursor: z.nullable(z.string()),
-});
+/** `nextCursor` goes as `after` for the next page. */
+export const MemberPageSchema = pageSchemaOf('members', MemberSchema);
 export type MemberPage = z.infer<typeof MemberPageSchema>;
 
 /** A whole number from 1 to `max` (a form may send it as text), `fallback` when left out; else `message`. */
