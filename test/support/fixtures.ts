@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { randomBytes } from 'node:crypto';
+import { COMMENT_MAX_LENGTH } from '../../src/common';
 import { pngChunk, rgbPng } from './png';
 
 /** A valid 1×1 PNG; `padTo` appends a private ancillary chunk to reach at least that many bytes. */
@@ -69,6 +70,26 @@ export async function postJson(
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+}
+
+/** A comment of the longest length allowed, starting with `index` so each one differs. */
+export const largeComment = (index: number): string => `${index} `.padEnd(COMMENT_MAX_LENGTH, 'x');
+
+/**
+ * `count` large comments (largeComment 0, 1, ...) on the project, posted all at once as the member whose
+ * session `cookie` is: a long, heavy thread, in no particular order.
+ */
+export async function postLargeComments(
+  baseUrl: string,
+  projectId: string,
+  count: number,
+  cookie: string,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      postJson(baseUrl, `/api/projects/${projectId}/comments`, { content: largeComment(index) }, { cookie }),
+    ),
+  );
 }
 
 /** A GET on a fresh connection (no keep-alive pool), for checks right after a server restart. */

@@ -10,7 +10,7 @@ import {
 } from '../../common';
 import { useTestTeam } from '../../../test/support/test-team';
 import { createProjectAs } from '../../../test/support/clients';
-import { postJson } from '../../../test/support/fixtures';
+import { postLargeComments } from '../../../test/support/fixtures';
 
 const team = useTestTeam({ mario: 'mario', luigi: 'luigi' });
 
@@ -220,17 +220,7 @@ describe('comment edits and deletes live', () => {
 
   it('sends one small change for an edit in a thread of many large comments, and nothing for older ones', async () => {
     const project = await newProject('Long thread edits');
-    const big = (index: number) => `${index} `.padEnd(COMMENT_MAX_LENGTH, 'x');
-    await Promise.all(
-      Array.from({ length: 120 }, (_, index) =>
-        postJson(
-          team.server.url,
-          `/api/projects/${project.id}/comments`,
-          { content: big(index) },
-          { cookie: marioCookie },
-        ),
-      ),
-    );
+    await postLargeComments(team.server.url, project.id, 120, marioCookie);
     const newest = await team.mario.client.projects.listComments(project.id, {
       limit: COMMENTS_PAGE_SIZE + 1,
     });

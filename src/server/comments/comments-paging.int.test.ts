@@ -11,7 +11,7 @@ import {
 } from '../../common';
 import { useTestTeam } from '../../../test/support/test-team';
 import { createProjectAs } from '../../../test/support/clients';
-import { postJson } from '../../../test/support/fixtures';
+import { largeComment, postLargeComments } from '../../../test/support/fixtures';
 
 const team = useTestTeam({ mario: 'mario' });
 
@@ -83,18 +83,8 @@ describe('comments over HTTP', () => {
 describe('comments live', () => {
   it('sends a subscriber of a project with 150 large comments one comment per new comment, not the project', async () => {
     const project = await newProject('Long thread');
-    const big = (index: number) => `${index} `.padEnd(COMMENT_MAX_LENGTH, 'x');
     // Made in parallel: their order does not matter here, only their size.
-    await Promise.all(
-      Array.from({ length: 150 }, (_, index) =>
-        postJson(
-          team.server.url,
-          `/api/projects/${project.id}/comments`,
-          { content: big(index) },
-          { cookie },
-        ),
-      ),
-    );
+    await postLargeComments(team.server.url, project.id, 150, cookie);
 
     const socket = new WebSocket(`${team.server.url.replace(/^http/, 'ws')}/live`, { headers: { cookie } });
     const messagesReceived: { bytes: number; message: LiveServerMessage }[] = [];
@@ -121,7 +111,7 @@ describe('comments live', () => {
     await expect.poll(snapshots).toBe(2);
     const afterSnapshots = messagesReceived.length;
 
-    const comment = await team.mario.client.projects.addComment(project.id, { content: big(150) });
+    const comment = await team.mario.client.projects.addComment(project.id, { content: largeComment(150) });
     await expect
       .poll(() => messagesReceived.slice(afterSnapshots).some(({ message }) => message.type === 'changes'))
       .toBe(true);
