@@ -8,21 +8,19 @@ import { messages } from './messages';
 import { pageSchemaOf } from './page-schema';
 import { isCalendarDay, MAX_ASSIGNEES, PROJECT_CATEGORIES } from './projects';
 
+/** Text that is trimmed, then required and at most `maxLength` characters long. */
+const requiredText = (maxLength: number, { required, tooLong }: { required: string; tooLong: string }) =>
+  z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(maxLength, tooLong));
+
 export const CreateProjectSchema = z.object({
-  name: z
-    .string({ error: messages.projectNameRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, messages.projectNameRequired),
-      z.maxLength(PROJECT_NAME_MAX_LENGTH, messages.projectNameTooLong),
-    ),
-  details: z
-    .string({ error: messages.projectDetailsRequired })
-    .check(
-      z.trim(),
-      z.minLength(1, messages.projectDetailsRequired),
-      z.maxLength(PROJECT_DETAILS_MAX_LENGTH, messages.projectDetailsTooLong),
-    ),
+  name: requiredText(PROJECT_NAME_MAX_LENGTH, {
+    required: messages.projectNameRequired,
+    tooLong: messages.projectNameTooLong,
+  }),
+  details: requiredText(PROJECT_DETAILS_MAX_LENGTH, {
+    required: messages.projectDetailsRequired,
+    tooLong: messages.projectDetailsTooLong,
+  }),
   dueDate: z
     .string({ error: messages.dueDateRequired })
     .check(z.minLength(1, messages.dueDateRequired), z.refine(isCalendarDay, messages.dueDateInvalid)),
