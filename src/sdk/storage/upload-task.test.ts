@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { abortError, FakeClock, FakeStorageServer, type RecordedRequest } from './fake-server.testing';
+import {
+  abortError,
+  FakeClock,
+  FakeStorageServer,
+  type Interceptor,
+  type RecordedRequest,
+} from './fake-server.testing';
 import { createStorage, type StorageOptions } from './service';
 import { ref } from './reference';
 import { uploadBytes, uploadBytesResumable } from './operations';
@@ -13,6 +19,16 @@ function bytes(size: number): Uint8Array<ArrayBuffer> {
   const data = new Uint8Array(size);
   for (let i = 0; i < size; i += 1) data[i] = (i * 7 + 3) & 0xff;
   return data;
+}
+
+/** The fake server answers the first `upload, finalize` with `intercept`, and every other request itself. */
+function onFirstFinalize(server: FakeStorageServer, intercept: Interceptor): void {
+  let done = false;
+  server.intercept = (request, signal) => {
+    if (done || request.command !== 'upload, finalize') return undefined;
+    done = true;
+    return intercept(request, signal);
+  };
 }
 
 function setUp(options: StorageOptions = {}) {
@@ -56,6 +72,14 @@ function expectSameBytes(actual: Uint8Array | undefined, expected: Uint8Array): 
 }
 
 const states = (snapshots: UploadTaskSnapshot[]) => snapshots.map((snapshot) => snapshot.state);
+
+/** A 1 MiB upload to `name` whose second chunk (at 262144) the fake server holds until it is aborted. */
+function uploadHeldAtSecondChunk(name: string) {
+  const { server, storage } = setUp();
+  const hold = holdUntilAborted((request) => request.offset === 262_144);
+  server.intercept = hold.intercept;
+  return { server, hold, task: uploadBytesResumable(ref(storage, name), bytes(MiB)) };
+}
 
 describe('chunk sizing (docs/storage-protocol.md §6.2)', () => {
   it('doubles while the double stays under 32 MiB, so the largest chunk is 16 MiB', () => {
@@ -257,23 +281,18 @@ describe('task-level retry (docs/storage-protocol.md §6.4)', () => {
 
   it('finalizes when a query says every byte arrived but the session is still active', async () => {
     const { server, storage } = setUp();
-    let lost = false;
-    server.intercept = async (request) => {
-      if (!lost && request.command === 'upload, finalize') {
-        lost = true;
-        // The server stores the bytes, then the answer is lost (a 503 from a proxy).
-        const session = [...server.sessions.values()][0];
-        if (session) {
-          const next = new Uint8Array(session.size + request.body.byteLength);
-          next.set(session.received);
-          next.set(request.body, session.size);
-          session.received = next;
-          session.size = next.byteLength;
-        }
-        return new Response('', { status: 503 });
+    onFirstFinalize(server, (request) => {
+      // The server stores the bytes, then the answer is lost (a 503 from a proxy).
+      const session = [...server.sessions.values()][0];
+      if (session) {
+        const next = new Uint8Array(session.size + request.body.byteLength);
+        next.set(session.received);
+        next.set(request.body, session.size);
+        session.received = next;
+        session.size = next.byteLength;
       }
-      return undefined;
-    };
+      return new Response('', { status: 503 });
+    });
     const data = bytes(300_000);
     await uploadBytesResumable(ref(storage, 'fin'), data);
     expect(server.uploadLog.slice(-2)).toEqual(['query', 'finalize@300000+0']);
@@ -282,20 +301,15 @@ describe('task-level retry (docs/storage-protocol.md §6.4)', () => {
 
   it('fetches the metadata when a query says the session is final', async () => {
     const { server, storage } = setUp();
-    let lost = false;
-    server.intercept = async (request) => {
-      if (!lost && request.command === 'upload, finalize') {
-        lost = true;
-        // Let the server finalize, then lose its answer.
-        await server.fetch(request.url.toString(), {
-          method: 'POST',
-          headers: request.headers,
-          body: request.body as Uint8Array<ArrayBuffer>,
-        });
-        return 'network-error';
-      }
-      return undefined;
-    };
+    onFirstFinalize(server, async (request) => {
+      // Let the server finalize, then lose its answer.
+      await server.fetch(request.url.toString(), {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body as Uint8Array<ArrayBuffer>,
+      });
+      return 'network-error' as const;
+    });
     const snapshot = await uploadBytesResumable(ref(storage, 'meta'), bytes(300_000));
     expect(server.uploadLog.slice(-1)).toEqual(['query']);
     expect(server.requests.at(-1)?.method).toBe('GET');
@@ -407,10 +421,7 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
   });
 
   it('cancel aborts the request, rejects with storage/canceled and calls error observers', async () => {
-    const { server, storage } = setUp();
-    const hold = holdUntilAborted((request) => request.offset === 262_144);
-    server.intercept = hold.intercept;
-    const task = uploadBytesResumable(ref(storage, 'c'), bytes(MiB));
+    const { server, task, hold } = uploadHeldAtSecondChunk('c');
     const errors: StorageError[] = [];
     task.on('state_changed', null, (error) => errors.push(error));
     await hold.arrival;
@@ -428,10 +439,7 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
   });
 
   it('cancel on a paused task cancels it (firebase/storage would return false)', async () => {
-    const { server, storage } = setUp();
-    const hold = holdUntilAborted((request) => request.offset === 262_144);
-    server.intercept = hold.intercept;
-    const task = uploadBytesResumable(ref(storage, 'c2'), bytes(MiB));
+    const { server, task, hold } = uploadHeldAtSecondChunk('c2');
     await hold.arrival;
     task.pause();
     await expect.poll(() => task.snapshot.state).toBe('paused');
@@ -442,10 +450,7 @@ describe('pause, resume, cancel (docs/storage-protocol.md §6.3)', () => {
   });
 
   it('pause then resume while the request is still in flight continues without a paused notification', async () => {
-    const { server, storage } = setUp();
-    const hold = holdUntilAborted((request) => request.offset === 262_144);
-    server.intercept = hold.intercept;
-    const task = uploadBytesResumable(ref(storage, 'pr'), bytes(MiB));
+    const { server, task, hold } = uploadHeldAtSecondChunk('pr');
     const seen: UploadTaskSnapshot[] = [];
     task.on('state_changed', (snapshot) => seen.push(snapshot));
     await hold.arrival;
