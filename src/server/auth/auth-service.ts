@@ -131,18 +131,7 @@ export class AuthService {
     // Said only to whoever knows the password: it reveals nothing to anyone else.
     if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
 
-    const sessionToken = newSecretToken();
-    const now = nowIso();
-    await insertSession(db, {
-      tokenHash: hashSessionToken(sessionToken),
-      userId: user.id,
-      createdAt: now,
-      expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
-      userAgent,
-    });
-    await this.deps.presence.markOnline(user.id, now);
-    await touchUserActivity(db, user.id, now);
-    return this.signedIn(
+    return this.startSession(
       {
         uid: user.id,
         email: user.email,
@@ -150,8 +139,28 @@ export class AuthService {
         photoURL: user.photo_url,
         role: user.role,
       },
-      sessionToken,
+      userAgent,
     );
+  }
+
+  /**
+   * Signs in someone who has proven who they are: a browser session, presence and an id token. Every way to
+   * sign in (password, a second step, a passkey, an OpenID provider) ends here, once its proof is checked.
+   */
+  async startSession(user: AuthUser, userAgent: string): Promise<SignedIn> {
+    const { db } = this.deps;
+    const sessionToken = newSecretToken();
+    const now = nowIso();
+    await insertSession(db, {
+      tokenHash: hashSessionToken(sessionToken),
+      userId: user.uid,
+      createdAt: now,
+      expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+      userAgent,
+    });
+    await this.deps.presence.markOnline(user.uid, now);
+    await touchUserActivity(db, user.uid, now);
+    return this.signedIn(user, sessionToken);
   }
 
   /**

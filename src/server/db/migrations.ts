@@ -478,6 +478,89 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('users_name_key').on('users').column('name_key').unique().execute();
       },
     },
+    // Issue 29's ways to sign in (docs/decisions/062-identity-and-account-linking.md): personal API tokens are
+    // sessions of their own kind, so revoking, deactivating and every instance's session cache treat them alike.
+    '0023_identity': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('sessions')
+          .addColumn('kind', 'text', (column) => column.notNull().defaultTo('browser'))
+          .execute();
+        await db.schema.alterTable('sessions').addColumn('name', 'text').execute();
+        await db.schema.alterTable('sessions').addColumn('scope', 'text').execute();
+        await db.schema.alterTable('sessions').addColumn('token_id', 'text').execute();
+        await db.schema.createIndex('sessions_token_id').on('sessions').column('token_id').unique().execute();
+
+        await db.schema
+          .createTable('external_identities')
+          .addColumn('provider', 'text', (column) => column.notNull())
+          .addColumn('subject', 'text', (column) => column.notNull())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('email', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('last_used_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('external_identities_pk', ['provider', 'subject'])
+          .execute();
+        await db.schema
+          .createIndex('external_identities_user')
+          .on('external_identities')
+          .column('user_id')
+          .execute();
+
+        await db.schema
+          .createTable('sign_in_flows')
+          .addColumn('id_hash', 'text', (column) => column.primaryKey())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('user_id', 'text', (column) => column.references('users.id').onDelete('cascade'))
+          .addColumn('data', 'text', (column) => column.notNull())
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('expires_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('sign_in_flows_expiry')
+          .on('sign_in_flows')
+          .column('expires_at')
+          .execute();
+
+        await db.schema
+          .createTable('passkeys')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('public_key', 'text', (column) => column.notNull())
+          .addColumn('counter', 'bigint', (column) => column.notNull())
+          .addColumn('transports', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('last_used_at', 'text')
+          .execute();
+        await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+
+        await db.schema
+          .createTable('totp_factors')
+          .addColumn('user_id', 'text', (column) =>
+            column.primaryKey().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('secret', 'text', (column) => column.notNull())
+          .addColumn('confirmed_at', 'text')
+          .addColumn('last_step', 'bigint')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createTable('recovery_codes')
+          .addColumn('user_id', 'text', (column) =>
+            column.notNull().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('code_hash', 'text', (column) => column.notNull())
+          .addColumn('used_at', 'text')
+          .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
+          .execute();
+      },
+    },
   };
 }
 

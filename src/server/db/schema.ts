@@ -40,6 +40,85 @@ interface SessionsTable {
   user_agent: string;
   /** When the session was last used, written at most every SESSION_TOUCH_INTERVAL_MS; null before that. */
   last_seen_at: string | null;
+  /** 'browser': signed in through a page; 'api-token': a personal API token its owner made in settings. */
+  kind: Generated<SessionKind>;
+  /** An API token's name, as its owner typed it; null for a browser session. */
+  name: string | null;
+  /** An API token's scope ('read' or 'write'); null for a browser session, which may do all its owner may. */
+  scope: ApiTokenScope | null;
+  /** An API token's public id (what settings lists and revokes by); null for a browser session. */
+  token_id: string | null;
+}
+
+export type SessionKind = 'browser' | 'api-token';
+export type ApiTokenScope = 'read' | 'write';
+
+/** Who signed in through an OpenID provider: the provider's `sub` for one provider id is one account. */
+interface ExternalIdentitiesTable {
+  /** The provider's id from configuration (OIDC_PROVIDERS). */
+  provider: string;
+  /** The ID token's `sub`. */
+  subject: string;
+  user_id: string;
+  /** The email the provider reported at the last sign-in, as it said it (for the account screen). */
+  email: string | null;
+  created_at: string;
+  last_used_at: string;
+}
+
+/**
+ * A sign-in in progress that must survive a hop to another instance: an OpenID redirect (state, nonce, PKCE
+ * verifier), a WebAuthn challenge, or a password accepted that still waits for its second step. Keyed by the
+ * sha256 of the id the browser holds; deleted when used, so each is used once.
+ */
+interface SignInFlowsTable {
+  id_hash: string;
+  kind: SignInFlowKind;
+  /** Whose sign-in it is, when that is known already (a second step, adding a passkey). */
+  user_id: string | null;
+  /** JSON, shaped by the kind. */
+  data: string;
+  /** Wrong answers so far (a second step's codes). */
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+}
+
+export type SignInFlowKind = 'oidc' | 'passkey-sign-in' | 'passkey-registration' | 'second-step';
+
+/** A WebAuthn credential (passkey) a member registered. */
+interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** The member's name for it ("Work laptop"). */
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter (0 for authenticators that keep none). */
+  counter: number;
+  /** JSON array of the transports the authenticator reported. */
+  transports: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A member's TOTP secret (RFC 6238); on only once `confirmed_at` is set by a first correct code. */
+interface TotpFactorsTable {
+  user_id: string;
+  /** Base32 secret. */
+  secret: string;
+  confirmed_at: string | null;
+  /** The last 30-second step a code was accepted for: a code is accepted once. */
+  last_step: number | null;
+  created_at: string;
+}
+
+/** One-time recovery codes for a member with TOTP on; stored hashed, used once. */
+interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
 }
 
 interface InvitationsTable {
@@ -168,6 +247,11 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   notification_emails: NotificationEmailsTable;
   notification_jobs: NotificationJobsTable;
+  external_identities: ExternalIdentitiesTable;
+  sign_in_flows: SignInFlowsTable;
+  passkeys: PasskeysTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** The notification email outbox (docs/decisions/029-notification-email.md). */
