@@ -32,17 +32,7 @@ export function registerAuthRoutes(
   { auth, viewers, rateLimitPerMinute, publicUrl }: Deps,
 ): void {
   const rateLimit = { max: rateLimitPerMinute, timeWindow: '1 minute' };
-  const httpsOnly = publicUrl?.startsWith('https://') ?? false;
-  const sendSignedIn = (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult => {
-    reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: httpsOnly || request.protocol === 'https',
-      maxAge: SESSION_TTL_MS / 1000,
-    });
-    return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
-  };
+  const sendSignedIn = signedInSender(publicUrl);
 
   app.post('/api/auth/signup', { config: { rateLimit } }, async (request, reply) => {
     const form = parseSignupForm(await readProfileForm(request, SIGNUP_TEXT_FIELDS));
@@ -77,6 +67,24 @@ export function registerAuthRoutes(
     const viewer = await viewers.viewerOf(request);
     return { user: viewer ? userOf(viewer) : null };
   });
+}
+
+/**
+ * Turns a sign-in into the session cookie and the answer's body, for every way of signing in (password, a
+ * second step, a passkey, a provider). The cookie is `Secure` whenever the public URL is https.
+ */
+export function signedInSender(publicUrl: string | undefined) {
+  const httpsOnly = publicUrl?.startsWith('https://') ?? false;
+  return (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult => {
+    reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: httpsOnly || request.protocol === 'https',
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
+  };
 }
 
 /** Checks every field and the thumbnail at once, so one 400 names every problem the form shows. */
