@@ -106,6 +106,26 @@ export const AuthResultSchema = z.object({
 });
 export type AuthResult = z.infer<typeof AuthResultSchema>;
 
+/** Ways to give a second step after the password (docs/decisions/064-two-step-sign-in.md). */
+export const SECOND_STEP_METHODS = ['totp', 'recovery', 'passkey'] as const;
+export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
+
+/** The password was right and a second step is due: no session yet, only a 5-minute sign-in `flow`. */
+export const SecondStepChallengeSchema = z.object({
+  secondStep: z.object({
+    /** Sent back with the code (POST /api/auth/second-step); valid for 5 minutes. */
+    flow: z.string(),
+    methods: z.array(z.enum(SECOND_STEP_METHODS)),
+    /** The team requires a second step and the account has none yet: set up TOTP within the flow. */
+    enrol: z.boolean(),
+  }),
+});
+export type SecondStepChallenge = z.infer<typeof SecondStepChallengeSchema>;
+
+/** What a password login answers: signed in, or a second step to give first. */
+export const LoginResultSchema = z.union([AuthResultSchema, SecondStepChallengeSchema]);
+export type LoginResult = z.infer<typeof LoginResultSchema>;
+
 export const SessionStateSchema = z.object({ user: z.nullable(AuthUserSchema) });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

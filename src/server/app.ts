@@ -43,6 +43,8 @@ import { registerTeamRoutes } from './team/team-routes';
 import { teamRouteDocs } from './team/team-route-docs';
 import { registerAccountRoutes } from './account/account-routes';
 import { accountRouteDocs } from './account/account-route-docs';
+import { refuseWhatApiTokensMayNotDo, registerApiTokensRoutes } from './api-tokens/api-tokens-routes';
+import { apiTokensRouteDocs } from './api-tokens/api-tokens-route-docs';
 import { projectsLiveSource } from './projects/projects-live-source';
 import { commentsLiveSource } from './comments/comments-live-source';
 import { registerCommentsRoutes } from './comments/comments-routes';
@@ -113,6 +115,7 @@ export async function createApp(
   limitEveryWrite(server, services.viewers, config.writesPerMinute);
   await registerPlugins(server, database, services);
   refuseCrossSiteWrites(server, config.publicUrl);
+  refuseWhatApiTokensMayNotDo(server, services.viewers);
   guardRequestBodies(server, config);
   answerOnlyWhenDurable(server, database);
   registerApiRoutes(server, config, database, services);
@@ -368,6 +371,7 @@ function registerApiRoutes(
         ...usersRouteDocs,
         ...teamRouteDocs,
         ...accountRouteDocs,
+        ...apiTokensRouteDocs,
         ...projectsRouteDocs,
         ...commentsRouteDocs,
         ...searchRouteDocs,
@@ -390,6 +394,7 @@ function registerApiRoutes(
   registerReadinessRoute(server, { database, blobs: services.blobs });
   registerAuthRoutes(server, {
     auth,
+    secondStep: services.secondStep,
     viewers,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
@@ -397,6 +402,7 @@ function registerApiRoutes(
   registerUsersRoutes(server, { users, viewers });
   registerTeamRoutes(server, services);
   registerAccountRoutes(server, { ...services, rateLimitPerMinute: config.authRateLimitPerMinute });
+  registerApiTokensRoutes(server, services);
   registerProjectsRoutes(server, { projects, viewers, createsPerMinute: config.projectCreatesPerMinute });
   registerCommentsRoutes(server, {
     comments: services.comments,

@@ -1,9 +1,11 @@
 import type { Logger } from './core/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
+import { ApiTokensService } from './api-tokens/api-tokens-service';
 import { Mailer } from './notifications/mailer';
 import { PasswordResetService } from './team/password-reset-service';
 import { AuthService } from './auth/auth-service';
+import { SecondStepService } from './auth/second-step/second-step-service';
 import { SessionActivity } from './auth/session-activity';
 import { IdTokens } from './auth/id-tokens';
 import { LoginFailureLimit } from './auth/login-failures';
@@ -75,6 +77,8 @@ export interface Services {
   notificationJobs: NotificationJobs;
   projectViewers: ProjectViewersService;
   auth: AuthService;
+  /** Two-step sign-in: TOTP, recovery codes, the team's policy (decision 064). */
+  secondStep: SecondStepService;
   users: UsersService;
   projects: ProjectsService;
   comments: CommentsService;
@@ -84,6 +88,8 @@ export interface Services {
   invitations: InvitationsService;
   members: MembersService;
   account: AccountService;
+  /** Personal API tokens (docs/decisions/063-personal-api-tokens.md). */
+  apiTokens: ApiTokensService;
   passwordResets: PasswordResetService;
   /** Present when SMTP_URL is set; closed with the app. */
   mailer: Mailer | undefined;
@@ -215,6 +221,7 @@ export async function createServices({
     notificationJobs,
     projectViewers,
     auth,
+    secondStep: new SecondStepService({ db, auth, loginFailures }),
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus }),
     comments: new CommentsService({ db: projectsDb ?? db, writes: contentWrites }),
@@ -224,6 +231,7 @@ export async function createServices({
     invitations,
     members: new MembersService({ db, auth, writes }),
     account: new AccountService({ db, auth, thumbnails, writes }),
+    apiTokens: new ApiTokensService({ db, auth, writes }),
     passwordResets: new PasswordResetService({
       db,
       auth,

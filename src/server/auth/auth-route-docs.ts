@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AuthResultSchema,
   IdTokenResultSchema,
+  LoginResultSchema,
   LoginSchema,
   SessionStateSchema,
   SignupFieldsSchema,
@@ -52,7 +53,12 @@ export const authRouteDocs = describeRoutes([
       'Rate-limited per client address, and failed logins per account (LOGIN_FAILURES_PER_ACCOUNT per 15 minutes, over every address and instance): past either, 429 with Retry-After.',
     caller: 'anyone',
     body: jsonBody(LoginSchema),
-    response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResultSchema },
+    response: {
+      status: 200,
+      description:
+        'Signed in (sets the session cookie), or, when the account has a second step or the team requires one, `secondStep` with a 5-minute `flow` and no cookie (POST /api/auth/second-step)',
+      schema: LoginResultSchema,
+    },
     errors: ['wrong-credentials', 'forbidden', 'too-many-requests'],
   },
   {

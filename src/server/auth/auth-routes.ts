@@ -15,10 +15,12 @@ import { readProfileForm, type ProfileForm } from './profile-form';
 import type { AuthService, SignedIn, SignupInput } from './auth-service';
 import { SESSION_TTL_MS } from './auth-service';
 import type { ViewerResolver } from '../http/viewer-resolver';
+import type { SecondStepService } from './second-step/second-step-service';
 import { SESSION_COOKIE, userOf } from './viewer';
 
 interface Deps {
   auth: AuthService;
+  secondStep: SecondStepService;
   viewers: ViewerResolver;
   rateLimitPerMinute: number;
   /** The session cookie is `Secure` whenever the public URL is https, whatever the proxy in front says. */
@@ -29,7 +31,7 @@ const SIGNUP_TEXT_FIELDS = new Set(['email', 'password', 'displayName', 'invitat
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  { auth, viewers, rateLimitPerMinute, publicUrl }: Deps,
+  { auth, secondStep, viewers, rateLimitPerMinute, publicUrl }: Deps,
 ): void {
   const rateLimit = { max: rateLimitPerMinute, timeWindow: '1 minute' };
   const sendSignedIn = signedInSender(publicUrl);
@@ -42,7 +44,9 @@ export function registerAuthRoutes(
 
   app.post('/api/auth/login', { config: { rateLimit } }, async (request, reply) => {
     const input = parseInput(LoginSchema, request.body);
-    return sendSignedIn(request, reply, await auth.logIn(input, userAgentOf(request)));
+    // A right password signs in, or answers with the second step due (no cookie yet): decision 064.
+    const login = await secondStep.logIn(input, userAgentOf(request));
+    return 'signedIn' in login ? sendSignedIn(request, reply, login.signedIn) : login;
   });
 
   // Idempotent: logging out without a session still clears the cookie and succeeds.
@@ -108,4 +112,4 @@ function parseSignupForm({ fields, thumbnail }: ProfileForm): Omit<SignupInput, 
 }
 
 /** The User-Agent a session is listed under, cut to a sane length. */
-const userAgentOf = (request: FastifyRequest): string => (request.headers['user-agent'] ?? '').slice(0, 512);
+export const userAgentOf = (request: FastifyRequest): string => (request.headers['user-agent'] ?? '').slice(0, 512);

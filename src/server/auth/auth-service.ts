@@ -119,7 +119,12 @@ export class AuthService {
     }
   }
 
-  async logIn(input: LoginInput, userAgent: string): Promise<SignedIn> {
+  /**
+   * The account whose email and password these are, active: the first half of a password login. The login
+   * route then signs in, or asks for a second step (auth/second-step/second-step-service.ts); a check every
+   * password login must pass belongs here.
+   */
+  async checkPassword(input: LoginInput): Promise<AuthUser> {
     const { db } = this.deps;
     const emailKey = input.email.toLowerCase();
     const attempt = await this.deps.loginFailures.begin(emailKey);
@@ -131,16 +136,13 @@ export class AuthService {
     // Said only to whoever knows the password: it reveals nothing to anyone else.
     if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
 
-    return this.startSession(
-      {
-        uid: user.id,
-        email: user.email,
-        displayName: user.display_name,
-        photoURL: user.photo_url,
-        role: user.role,
-      },
-      userAgent,
-    );
+    return {
+      uid: user.id,
+      email: user.email,
+      displayName: user.display_name,
+      photoURL: user.photo_url,
+      role: user.role,
+    };
   }
 
   /**
