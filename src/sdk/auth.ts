@@ -1,4 +1,12 @@
-import type { AuthResult, AuthUser, IdTokenResult, LoginInput, SessionState } from '../common';
+import type {
+  AuthResult,
+  AuthUser,
+  IdTokenResult,
+  LoginInput,
+  LoginResult,
+  SecondStepChallenge,
+  SessionState,
+} from '../common';
 import { DojoError } from './errors';
 import type { Transport } from './transport';
 
@@ -74,9 +82,42 @@ export class AuthClient {
     return this.acceptAuthResult(result);
   }
 
+  /**
+   * Logs in with a password. An account that signs in with a second step (TOTP, a recovery code, a passkey,
+   * or one the team requires) is refused here: use `beginLogIn`, then `completeSecondStep`.
+   */
   async logIn(input: LoginInput): Promise<AuthUser> {
-    const result = await this.transport.request<AuthResult>('POST', '/api/auth/login', input);
-    return this.acceptAuthResult(result);
+    const result = await this.beginLogIn(input);
+    if ('secondStep' in result) throw new DojoError('forbidden', 'This account needs a second step.', 403);
+    return result.user;
+  }
+
+  /** Logs in with a password: signed in, or the second step the server asks for (no session until it is given). */
+  async beginLogIn(input: LoginInput): Promise<{ user: AuthUser } | SecondStepChallenge> {
+    const result = await this.transport.request<LoginResult>('POST', '/api/auth/login', input);
+    return 'secondStep' in result ? result : { user: this.acceptAuthResult(result) };
+  }
+
+  /** Gives a login's second step: a TOTP code or a recovery code for `flow` (from `beginLogIn`). */
+  async completeSecondStep(input: { flow: string; code: string }): Promise<AuthUser> {
+    return this.acceptAuthResult(
+      await this.transport.request<AuthResult>('POST', '/api/auth/second-step', input),
+    );
+  }
+
+  /**
+   * Turns TOTP on within a login (the team requires a second step the account lacked) with the app's first
+   * code. The session exists at once; the client counts as signed in when `signIn()` is called, so a screen
+   * can show the recovery codes before it moves on.
+   */
+  async confirmEnrolmentAtLogIn(input: {
+    flow: string;
+    code: string;
+  }): Promise<{ recoveryCodes: string[]; signIn: () => AuthUser }> {
+    const { recoveryCodes, ...result } = await this.transport.request<
+      AuthResult & { recoveryCodes: string[] }
+    >('POST', '/api/auth/second-step/enrol/confirm', input);
+    return { recoveryCodes, signIn: () => this.acceptAuthResult(result) };
   }
 
   async logOut(): Promise<void> {

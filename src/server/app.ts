@@ -12,6 +12,8 @@ import { notifyChannel, pingDatabase } from './db/database-repository';
 import { AppError } from './core/app-error';
 import { API_VERSION, buildOpenApiDocument, openApiRouteDoc } from './http/api-docs';
 import { authRouteDocs } from './auth/auth-route-docs';
+import { registerSecondStepRoutes } from './auth/second-step/second-step-routes';
+import { secondStepRouteDocs } from './auth/second-step/second-step-route-docs';
 import { liveRouteDocs } from './live/live-route-docs';
 import { notificationEmailRouteDocs } from './notifications/email-route-docs';
 import { registerNotificationEmailRoutes } from './notifications/email-routes';
@@ -43,8 +45,12 @@ import { registerTeamRoutes } from './team/team-routes';
 import { teamRouteDocs } from './team/team-route-docs';
 import { registerAccountRoutes } from './account/account-routes';
 import { accountRouteDocs } from './account/account-route-docs';
+import { registerPasskeyRoutes } from './passkeys/passkeys-routes';
+import { passkeysRouteDocs } from './passkeys/passkeys-route-docs';
 import { refuseWhatApiTokensMayNotDo, registerApiTokensRoutes } from './api-tokens/api-tokens-routes';
 import { apiTokensRouteDocs } from './api-tokens/api-tokens-route-docs';
+import { registerSingleSignOnRoutes } from './single-sign-on/single-sign-on-routes';
+import { singleSignOnRouteDocs } from './single-sign-on/single-sign-on-route-docs';
 import { projectsLiveSource } from './projects/projects-live-source';
 import { commentsLiveSource } from './comments/comments-live-source';
 import { registerCommentsRoutes } from './comments/comments-routes';
@@ -368,10 +374,13 @@ function registerApiRoutes(
     buildOpenApiDocument(
       [
         ...authRouteDocs,
+        ...secondStepRouteDocs,
         ...usersRouteDocs,
         ...teamRouteDocs,
         ...accountRouteDocs,
+        ...passkeysRouteDocs,
         ...apiTokensRouteDocs,
+        ...singleSignOnRouteDocs,
         ...projectsRouteDocs,
         ...commentsRouteDocs,
         ...searchRouteDocs,
@@ -399,10 +408,26 @@ function registerApiRoutes(
     rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
   });
+  registerSecondStepRoutes(server, {
+    ...services,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+    publicUrl: config.publicUrl,
+  });
   registerUsersRoutes(server, { users, viewers });
   registerTeamRoutes(server, services);
   registerAccountRoutes(server, { ...services, rateLimitPerMinute: config.authRateLimitPerMinute });
+  registerPasskeyRoutes(server, {
+    ...services,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+    publicUrl: config.publicUrl,
+  });
   registerApiTokensRoutes(server, services);
+  registerSingleSignOnRoutes(server, {
+    ...services,
+    publicUrl: config.publicUrl,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+    log: server.log,
+  });
   registerProjectsRoutes(server, { projects, viewers, createsPerMinute: config.projectCreatesPerMinute });
   registerCommentsRoutes(server, {
     comments: services.comments,

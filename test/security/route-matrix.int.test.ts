@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameSearchKey, type ErrorBody } from '../../src/common';
+import { apiTokensMayCall } from '../../src/common/api-tokens';
 import { publicSessionId } from '../../src/server/account/session-devices';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
@@ -16,15 +17,26 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * per-user write limits are never reached).
  */
 
-const CALLERS = ['anonymous', 'owner', 'other', 'admin', 'deactivated', 'idToken'] as const;
+const CALLERS = ['anonymous', 'owner', 'other', 'admin', 'deactivated', 'idToken', 'apiToken'] as const;
 /**
  * `owner`: the member whose project, comment, session, notification, object and account the cell's
  * request names; `other`: another member acting on them; `admin`: an admin doing so; `deactivated`: a
  * member deactivated after signing in, with their session row still there; `idToken`: the owner with
- * `Authorization: Bearer <id token>` and no cookie.
+ * `Authorization: Bearer <id token>` and no cookie; `apiToken`: the owner with a personal API token of
+ * scope 'write' (`Authorization: Bearer dojo_pat_…`, no cookie).
  */
 type Caller = (typeof CALLERS)[number];
-type Policy = Record<Caller, number>;
+/**
+ * `apiToken` defaults to what the id token gets, except where `apiTokensMayCall` says a token may not go
+ * (the account's own security, minting id tokens): 403 there (docs/decisions/063-personal-api-tokens.md).
+ */
+type Policy = Record<Exclude<Caller, 'apiToken'>, number> & { apiToken?: number };
+
+const expectedStatus = (route: string, caller: Caller): number => {
+  const { policy } = ROUTES[route]!;
+  if (caller !== 'apiToken') return policy[caller];
+  return policy.apiToken ?? (apiTokensMayCall(route.split(' ')[1] ?? '') ? policy.idToken : 403);
+};
 
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new horse battery';
@@ -49,6 +61,8 @@ interface World {
   objectName: string;
   /** Filled for the routes that need them (`needs`). */
   resetToken: string;
+  /** The owner's API token's public id, for the routes that need one (`needs`). */
+  apiTokenId: string;
 }
 
 /** Shared by every cell: links that reading does not use up. */
@@ -70,7 +84,7 @@ interface Row {
   policy: Policy;
   request: (world: World, shared: Shared) => CellRequest;
   /** Made through the API in beforeAll, for this route's cells only. */
-  needs?: ('object' | 'reset-token')[];
+  needs?: ('object' | 'reset-token' | 'api-token')[];
   /** Where a public route's status says nothing of who it took the caller for: what its answer must say. */
   answers?: (body: unknown, world: World, caller: Caller) => string | undefined;
 }
@@ -151,7 +165,7 @@ const ROUTES: Record<string, Row> = {
       const signedInAs =
         caller === 'anonymous' || caller === 'deactivated'
           ? uid === null
-          : caller === 'owner' || caller === 'idToken'
+          : caller === 'owner' || caller === 'idToken' || caller === 'apiToken'
             ? uid === world.owner.id
             : uid !== null && uid !== world.owner.id;
       return signedInAs ? undefined : `signed in as ${uid}`;
@@ -177,6 +191,20 @@ const ROUTES: Record<string, Row> = {
     needs: ['reset-token'],
     request: (world) =>
       jsonRequest('POST', '/api/auth/password-reset', { token: world.resetToken, password: NEW_PASSWORD }),
+  },
+  // A second step needs the flow of a right password: an unknown one is 401 for every caller.
+  'POST /api/auth/second-step': {
+    policy: everyone(401),
+    request: () => jsonRequest('POST', '/api/auth/second-step', { flow: 'no-such-flow', code: '123456' }),
+  },
+  'POST /api/auth/second-step/enrol': {
+    policy: everyone(401),
+    request: () => jsonRequest('POST', '/api/auth/second-step/enrol', { flow: 'no-such-flow' }),
+  },
+  'POST /api/auth/second-step/enrol/confirm': {
+    policy: everyone(401),
+    request: () =>
+      jsonRequest('POST', '/api/auth/second-step/enrol/confirm', { flow: 'no-such-flow', code: '123456' }),
   },
 
   'GET /api/users': { policy: signedIn(200), request: () => jsonRequest('GET', '/api/users') },
@@ -210,6 +238,15 @@ const ROUTES: Record<string, Row> = {
     policy: adminOnly(200),
     request: () =>
       jsonRequest('PUT', '/api/admin/signup-policy', { mode: 'domains', domains: ['example.com'] }),
+  },
+  'GET /api/admin/second-step-policy': {
+    policy: adminOnly(200),
+    request: () => jsonRequest('GET', '/api/admin/second-step-policy'),
+  },
+  // 'off' (the default): any other policy would make this suite's logins ask for a second step.
+  'PUT /api/admin/second-step-policy': {
+    policy: adminOnly(200),
+    request: () => jsonRequest('PUT', '/api/admin/second-step-policy', { policy: 'off' }),
   },
   'GET /api/admin/invitations': {
     policy: adminOnly(200),
@@ -253,6 +290,46 @@ const ROUTES: Record<string, Row> = {
   'POST /api/account/delete': {
     policy: signedIn(204),
     request: () => jsonRequest('POST', '/api/account/delete', { password: PASSWORD }),
+  },
+  'GET /api/account/api-tokens': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/account/api-tokens'),
+  },
+  'POST /api/account/api-tokens': {
+    policy: signedIn(201),
+    request: () =>
+      jsonRequest('POST', '/api/account/api-tokens', {
+        name: 'Matrix token',
+        scope: 'read',
+        expiresInDays: 7,
+      }),
+  },
+  // Someone else's token is not found among one's own.
+  'DELETE /api/account/api-tokens/:id': {
+    policy: ownerOnly(204, 404),
+    needs: ['api-token'],
+    request: (world) => jsonRequest('DELETE', `/api/account/api-tokens/${world.apiTokenId}`),
+  },
+  'GET /api/account/two-step': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/account/two-step'),
+  },
+  'POST /api/account/two-step/totp': {
+    policy: signedIn(200),
+    request: () => jsonRequest('POST', '/api/account/two-step/totp'),
+  },
+  // The cell's member has no secret to confirm and TOTP off: 409 is the service's answer past the policy.
+  'POST /api/account/two-step/totp/confirm': {
+    policy: signedIn(409),
+    request: () => jsonRequest('POST', '/api/account/two-step/totp/confirm', { code: '123456' }),
+  },
+  'POST /api/account/two-step/recovery-codes': {
+    policy: signedIn(409),
+    request: () => jsonRequest('POST', '/api/account/two-step/recovery-codes', { password: PASSWORD }),
+  },
+  'POST /api/account/two-step/off': {
+    policy: signedIn(409),
+    request: () => jsonRequest('POST', '/api/account/two-step/off', { password: PASSWORD }),
   },
 
   'GET /api/projects': { policy: signedIn(200), request: () => jsonRequest('GET', '/api/projects') },
@@ -505,6 +582,7 @@ async function writeWorlds(
       invitationId,
       objectName: `files/${owner.id}/matrix.txt`,
       resetToken: '',
+      apiTokenId: '',
     });
     credentials.push(callerCredentials);
   });
@@ -741,7 +819,7 @@ beforeAll(async () => {
   cells = specs.map(({ route, caller }, index) => ({
     route,
     caller,
-    expected: ROUTES[route]!.policy[caller],
+    expected: expectedStatus(route, caller),
     world: worlds[index]!,
     credentials: credentials[index]!,
   }));
@@ -797,6 +875,30 @@ beforeAll(async () => {
         );
         cell.credentials = { authorization: `Bearer ${idToken}` };
       }
+      if (needs.includes('api-token')) {
+        const { token } = await call<{ token: { id: string } }>(
+          jsonRequest('POST', '/api/account/api-tokens', {
+            name: 'Revoked by the matrix',
+            scope: 'read',
+            expiresInDays: 7,
+          }),
+          cookieHeader(ownerSession),
+          201,
+        );
+        world.apiTokenId = token.id;
+      }
+      if (cell.caller === 'apiToken') {
+        const { secret } = await call<{ secret: string }>(
+          jsonRequest('POST', '/api/account/api-tokens', {
+            name: 'Route matrix',
+            scope: 'write',
+            expiresInDays: 7,
+          }),
+          cookieHeader(ownerSession),
+          201,
+        );
+        cell.credentials = { authorization: `Bearer ${secret}` };
+      }
     },
   );
   // The unsubscribe secret is made on first use: made now, a refused unsubscribe below changes nothing.
@@ -828,11 +930,12 @@ describe('route × caller matrix', () => {
       }
       const schemes = security.flatMap((requirement) => Object.keys(requirement));
       const roles = security.flatMap((requirement) => Object.values(requirement).flat());
-      const refused = (caller: Caller) => policy[caller] >= 400;
+      const status = (caller: Caller) => expectedStatus(route, caller);
+      const refused = (caller: Caller) => status(caller) >= 400;
       const problem =
         security.length === 0
           ? // Public: nobody is told to sign in, and credentials change nothing.
-            CALLERS.some((caller) => policy[caller] === 401 || policy[caller] !== policy.anonymous) &&
+            CALLERS.some((caller) => status(caller) === 401 || status(caller) !== policy.anonymous) &&
             'public in the document, but its callers are not treated alike'
           : policy.anonymous !== 401 || policy.deactivated !== 401
             ? 'protected in the document, but anonymous or deactivated callers get in'
@@ -842,7 +945,13 @@ describe('route × caller matrix', () => {
                 ? 'takes no id token in the document, but the policy lets one in'
                 : schemes.includes('idToken') && roles.length === 0 && policy.idToken !== policy.owner
                   ? 'takes an id token in the document, but the token is not worth the cookie'
-                  : false;
+                  : !schemes.includes('apiToken') && !refused('apiToken')
+                    ? 'takes no API token in the document, but the policy lets one in'
+                    : schemes.includes('apiToken') &&
+                        roles.length === 0 &&
+                        status('apiToken') !== policy.owner
+                      ? 'takes an API token in the document, but the token is not worth the cookie'
+                      : false;
       if (problem) disagreements.push(`${route}: ${problem}`);
     }
     expect(disagreements).toEqual([]);
