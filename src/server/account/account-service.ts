@@ -117,11 +117,12 @@ export class AccountService {
     });
   }
 
+  /** Every other browser session ends; API tokens are revoked one by one in their own list. */
   async signOutOtherSessions(viewer: Viewer): Promise<void> {
     await this.deps.writes.run(async (trx, write) => {
       this.deps.auth.declareSessionsEnded(
         write,
-        await deleteUserSessions(trx, viewer.uid, viewer.sessionHash),
+        await deleteUserSessions(trx, viewer.uid, viewer.sessionHash, 'browser'),
       );
     });
   }

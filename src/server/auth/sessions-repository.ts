@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Role } from '../../common';
-import type { Database } from '../db/schema';
+import type { ApiTokenScope, Database, SessionKind } from '../db/schema';
 
 export const hashSessionToken = (token: string): string =>
   createHash('sha256').update(token).digest('base64url');
@@ -34,6 +34,11 @@ export interface LiveSession {
   role: Role;
   /** When the session was last recorded as used (null before the first record). */
   lastSeenAt: string | null;
+  /** A browser's session, or a personal API token (which a cookie or an id token never stands for). */
+  kind: SessionKind;
+  /** An API token's scope and public id; null for a browser session. */
+  scope: ApiTokenScope | null;
+  tokenId: string | null;
 }
 
 /** Sessions that have not expired: an expired row no longer signs anyone in nor lists as a device. */
@@ -59,6 +64,9 @@ export async function findLiveSession(
       'users.photo_url as photoURL',
       'users.role as role',
       'sessions.last_seen_at as lastSeenAt',
+      'sessions.kind as kind',
+      'sessions.scope as scope',
+      'sessions.token_id as tokenId',
     ])
     .executeTakeFirst();
   return session ?? null;
@@ -80,7 +88,7 @@ export interface SessionRow {
   lastSeenAt: string | null;
 }
 
-/** The user's sessions that have not expired, most recently used first. */
+/** The user's browser sessions that have not expired, most recently used first (API tokens list apart). */
 export async function listUserSessions(
   db: Kysely<Database>,
   userId: string,
@@ -88,6 +96,7 @@ export async function listUserSessions(
 ): Promise<SessionRow[]> {
   return unexpiredSessions(db, now)
     .where('user_id', '=', userId)
+    .where('kind', '=', 'browser')
     .select([
       'token_hash as tokenHash',
       'user_agent as userAgent',
@@ -99,14 +108,19 @@ export async function listUserSessions(
     .execute();
 }
 
-/** Deletes every session of the user but `keep` (none if undefined); returns the hashes it deleted. */
+/**
+ * Deletes every session of the user but `keep` (none if undefined), API tokens included unless `kind`
+ * names one kind; returns the hashes it deleted.
+ */
 export async function deleteUserSessions(
   db: Kysely<Database>,
   userId: string,
   keep?: string,
+  kind?: SessionKind,
 ): Promise<string[]> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keep !== undefined) query = query.where('token_hash', '!=', keep);
+  if (kind !== undefined) query = query.where('kind', '=', kind);
   const rows = await query.returning('token_hash').execute();
   return rows.map((row) => row.token_hash);
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthUser } from '../../common';
+import { API_TOKEN_PREFIX } from '../../common/api-tokens';
 import type { Database } from '../db/schema';
 import { nowIso } from '../core/time';
 import type { Viewer } from '../core/viewer';
@@ -24,9 +25,10 @@ declare module 'fastify' {
 const TOKEN_SCHEMES = /^(?:Bearer|Firebase)\s+(\S+)$/i;
 
 /**
- * Resolves the viewer once per request: an id token in `Authorization` (Bearer or Firebase scheme)
- * or the session cookie. A cookie on a cross-origin request is ignored, so a third-party page can never
- * act with a user's session (CSRF), while token clients, which send no Origin, are unaffected.
+ * Resolves the viewer once per request: a personal API token (`dojo_pat_…`) or an id token in
+ * `Authorization` (Bearer or Firebase scheme), or the session cookie. A cookie on a cross-origin request
+ * is ignored, so a third-party page can never act with a user's session (CSRF), while token clients,
+ * which send no Origin, are unaffected.
  */
 export function createViewerResolver(deps: {
   db: Kysely<Database>;
@@ -50,10 +52,15 @@ export function createViewerResolver(deps: {
     const authorization = headers.authorization;
     if (authorization) {
       const token = TOKEN_SCHEMES.exec(authorization)?.[1];
+      // A personal API token is a session of its own kind, found (and dropped when revoked) like one.
+      if (token?.startsWith(API_TOKEN_PREFIX)) {
+        const session = await findSession(hashSessionToken(token));
+        return session?.kind === 'api-token' ? viewerOfSession(session, true) : null;
+      }
       const claims = token ? await deps.idTokens.verify(token) : null;
       if (!claims) return null;
       const session = await findSession(claims.sessionHash);
-      if (!session || session.uid !== claims.uid) return null;
+      if (!session || session.uid !== claims.uid || session.kind !== 'browser') return null;
       return { ...viewerOfSession(session, true), tokenExpiresAt: claims.expiresAt };
     }
     return resolveCookie(headers, sessionCookie);
@@ -65,7 +72,8 @@ export function createViewerResolver(deps: {
   ): Promise<Viewer | null> {
     if (!sessionCookie || hasForeignOrigin(headers, deps.publicUrl)) return null;
     const session = await findSession(hashSessionToken(sessionCookie));
-    return session ? viewerOfSession(session, false) : null;
+    // An API token's secret pasted into the cookie proves nothing: tokens go in `Authorization` only.
+    return session?.kind === 'browser' ? viewerOfSession(session, false) : null;
   }
 
   const resolveRequest = (request: FastifyRequest) =>
@@ -95,12 +103,16 @@ function viewerOfSession(
   session: NonNullable<Awaited<ReturnType<typeof findLiveSession>>>,
   viaToken: boolean,
 ): Viewer {
-  return {
+  const viewer: Viewer = {
     ...userOf(session),
     sessionHash: session.tokenHash,
     viaToken,
     sessionExpiresAt: Date.parse(session.expiresAt),
   };
+  if (session.kind === 'api-token' && session.tokenId && session.scope) {
+    viewer.apiToken = { id: session.tokenId, scope: session.scope };
+  }
+  return viewer;
 }
 
 /** The auth user a client may see, from a session row or a viewer (never the session hash). */

@@ -1,4 +1,5 @@
 import type { AuthUser } from '../../common';
+import type { ApiTokenScope } from '../../common/api-tokens';
 
 /**
  * Who is making a request, and through which session. Services take it as their caller; how it is read
@@ -13,4 +14,10 @@ export interface Viewer extends AuthUser {
   sessionExpiresAt: number;
   /** When the id token the request carried expires (ms since the epoch); only when `viaToken`. */
   tokenExpiresAt?: number;
+  /**
+   * Set when the request proved itself with a personal API token (`sessionHash` is then the token's): its
+   * public id and scope. A 'read' token is refused every write, and no token may manage the account
+   * (docs/decisions/063-personal-api-tokens.md).
+   */
+  apiToken?: { id: string; scope: ApiTokenScope };
 }

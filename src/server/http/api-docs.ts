@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorBodySchema, errorStatus, type ErrorCode } from '../../common';
+import { apiTokensMayCall } from '../../common/api-tokens';
 
 export const API_VERSION = '1.0.0';
 
@@ -10,7 +11,8 @@ type DocumentedMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * alone decides the operation's `security` (docs/decisions/047-route-policies-by-construction.md):
  * - `anyone`: no credentials (`security: []`). A secret the route takes as input (an invitation or reset
  *   token, an unsubscribe token) is a parameter, not a credential.
- * - `member`: any active account, signed in by the session cookie or an id token.
+ * - `member`: any active account, signed in by the session cookie, an id token or (but on the account's
+ *   security routes, `apiTokensMayCall`) a personal API token.
  * - `admin`: an active admin, likewise; the security requirements name the role `admin`.
  * - `metrics-scraper`: `Authorization: Bearer <METRICS_TOKEN>`; a session grants nothing there.
  */
@@ -70,12 +72,18 @@ export type RouteDescription = RouteFields &
     errors?: ErrorCode[];
   };
 
-function securityOf(caller: RouteCaller, proof: SignInProof = 'session-or-token'): SecurityRequirement[] {
+function securityOf(
+  caller: RouteCaller,
+  proof: SignInProof = 'session-or-token',
+  path: string,
+): SecurityRequirement[] {
   if (caller === 'anyone') return [];
   if (caller === 'metrics-scraper') return [{ metricsToken: [] }];
   const roles = caller === 'admin' ? ['admin'] : [];
   if (proof === 'session-cookie') return [{ sessionCookie: roles }];
   const signedIn: SecurityRequirement[] = [{ sessionCookie: roles }, { idToken: roles }];
+  // A personal API token stands for its owner wherever an id token does, but on the account's security.
+  if (apiTokensMayCall(path)) signedIn.push({ apiToken: roles });
   return proof === 'session-token-or-download-token' ? [...signedIn, { downloadToken: [] }] : signedIn;
 }
 
@@ -102,7 +110,7 @@ function describeRoute(description: RouteDescription): RouteDoc {
   return {
     ...route,
     [described]: true,
-    security: securityOf(caller, proof),
+    security: securityOf(caller, proof, route.path),
     errors: [...implied, ...errors.filter((code) => !implied.includes(code))],
   };
 }
@@ -192,6 +200,13 @@ export function buildOpenApiDocument(routes: readonly RouteDoc[], version: strin
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Also accepted as `Authorization: Firebase <token>`.',
+        },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'dojo_pat_…',
+          description:
+            "A personal API token made in account settings: its owner's permissions within its scope ('read' is refused every write). Never on the account's own security routes.",
         },
         downloadToken: {
           type: 'apiKey',

@@ -53,7 +53,7 @@ it('documents every HTTP route the server registers', async () => {
 it('states auth and error responses for each operation', async () => {
   const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as OpenApi;
   const createProject = document.paths['/api/projects']?.post;
-  expect(createProject?.security).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(createProject?.security).toEqual([{ sessionCookie: [] }, { idToken: [] }, { apiToken: [] }]);
   expect(Object.keys(createProject?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403', '429']);
   expect(document.paths['/api/auth/login']?.post?.security).toEqual([]);
 });
@@ -61,7 +61,13 @@ it('states auth and error responses for each operation', async () => {
 it('declares the security of every operation, with declared schemes, and the admin role where only admins may call', async () => {
   const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as OpenApi;
   const schemes = document.components.securitySchemes;
-  expect(Object.keys(schemes).sort()).toEqual(['downloadToken', 'idToken', 'metricsToken', 'sessionCookie']);
+  expect(Object.keys(schemes).sort()).toEqual([
+    'apiToken',
+    'downloadToken',
+    'idToken',
+    'metricsToken',
+    'sessionCookie',
+  ]);
   const operations = operationsOf(document);
   expect(
     operations.filter(({ operation }) => !Array.isArray(operation.security)).map(({ key }) => key),
@@ -81,15 +87,31 @@ it('declares the security of every operation, with declared schemes, and the adm
   expect(protectedWithout401).toEqual([]);
 
   const security = (key: string) => operations.find((operation) => operation.key === key)?.operation.security;
-  expect(security('GET /api/admin/members')).toEqual([{ sessionCookie: ['admin'] }, { idToken: ['admin'] }]);
-  expect(security('PATCH /api/projects/{id}')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(security('GET /api/admin/members')).toEqual([
+    { sessionCookie: ['admin'] },
+    { idToken: ['admin'] },
+    { apiToken: ['admin'] },
+  ]);
+  expect(security('PATCH /api/projects/{id}')).toEqual([
+    { sessionCookie: [] },
+    { idToken: [] },
+    { apiToken: [] },
+  ]);
+  // The account's own security needs a browser: no personal API token there.
+  expect(security('POST /api/account/password')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(security('POST /api/account/api-tokens')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
   expect(security('POST /api/auth/token')).toEqual([{ sessionCookie: [] }]);
   expect(security('GET /v0/b/{bucket}/o/{object}')).toEqual([
     { sessionCookie: [] },
     { idToken: [] },
+    { apiToken: [] },
     { downloadToken: [] },
   ]);
-  expect(security('DELETE /v0/b/{bucket}/o/{object}')).toEqual([{ sessionCookie: [] }, { idToken: [] }]);
+  expect(security('DELETE /v0/b/{bucket}/o/{object}')).toEqual([
+    { sessionCookie: [] },
+    { idToken: [] },
+    { apiToken: [] },
+  ]);
   expect(security('GET /metrics')).toEqual([{ metricsToken: [] }]);
   for (const publicOperation of [
     'GET /api/health',
@@ -101,6 +123,10 @@ it('declares the security of every operation, with declared schemes, and the adm
   const adminOperations = operations.filter(({ key }) => key.includes(' /api/admin/'));
   expect(adminOperations.length).toBeGreaterThanOrEqual(10);
   for (const { key, operation } of adminOperations) {
-    expect(operation.security, key).toEqual([{ sessionCookie: ['admin'] }, { idToken: ['admin'] }]);
+    expect(operation.security, key).toEqual([
+      { sessionCookie: ['admin'] },
+      { idToken: ['admin'] },
+      { apiToken: ['admin'] },
+    ]);
   }
 });
