@@ -6,6 +6,10 @@ import { Mailer } from './notifications/mailer';
 import { PasswordResetService } from './team/password-reset-service';
 import { AuthService } from './auth/auth-service';
 import { SecondStepService } from './auth/second-step/second-step-service';
+import { PasskeysService } from './passkeys/passkeys-service';
+import { OidcProviders } from './single-sign-on/oidc-providers';
+import { SingleSignOnService } from './single-sign-on/single-sign-on-service';
+import { SsoPolicyService } from './single-sign-on/sso-policy';
 import { SessionActivity } from './auth/session-activity';
 import { IdTokens } from './auth/id-tokens';
 import { LoginFailureLimit } from './auth/login-failures';
@@ -79,6 +83,11 @@ export interface Services {
   auth: AuthService;
   /** Two-step sign-in: TOTP, recovery codes, the team's policy (decision 064). */
   secondStep: SecondStepService;
+  /** Passkeys: added in settings, signing in alone or as the second step (docs/decisions/065-passkeys.md). */
+  passkeys: PasskeysService;
+  /** Sign-in through OpenID Connect providers, and "Require single sign-on" (decisions 062, 066). */
+  singleSignOn: SingleSignOnService;
+  ssoPolicy: SsoPolicyService;
   users: UsersService;
   projects: ProjectsService;
   comments: CommentsService;
@@ -193,6 +202,12 @@ export async function createServices({
   const invitations = new InvitationsService({ db, publicUrl: config.publicUrl });
   const signupPolicy = new SignupPolicyService({ db, initial: config.initialSignupPolicy, invitations });
   const thumbnails = new ProfileThumbnails(storage);
+  const oidcProviders = new OidcProviders({
+    providers: config.oidcProviders,
+    publicUrl: config.publicUrl,
+    clockToleranceSeconds: config.oidcClockToleranceSeconds,
+  });
+  const ssoPolicy = new SsoPolicyService({ db, providers: oidcProviders });
   const auth = new AuthService({
     db,
     thumbnails,
@@ -204,6 +219,7 @@ export async function createServices({
     log,
     loginFailures,
     hashPassword,
+    passwordSignIns: ssoPolicy,
   });
   return {
     viewers,
@@ -222,6 +238,17 @@ export async function createServices({
     projectViewers,
     auth,
     secondStep: new SecondStepService({ db, auth, loginFailures }),
+    passkeys: new PasskeysService({ db, auth }),
+    singleSignOn: new SingleSignOnService({
+      db,
+      writes,
+      auth,
+      providers: oidcProviders,
+      signupGate: signupPolicy,
+      thumbnails,
+      log,
+    }),
+    ssoPolicy,
     users: new UsersService({ db }),
     projects: new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus }),
     comments: new CommentsService({ db: projectsDb ?? db, writes: contentWrites }),

@@ -63,6 +63,8 @@ interface World {
   resetToken: string;
   /** The owner's API token's public id, for the routes that need one (`needs`). */
   apiTokenId: string;
+  /** The owner's passkey (its credential id). */
+  passkeyId: string;
 }
 
 /** Shared by every cell: links that reading does not use up. */
@@ -172,6 +174,15 @@ const ROUTES: Record<string, Row> = {
     },
   },
   'GET /api/auth/options': { policy: everyone(200), request: () => jsonRequest('GET', '/api/auth/options') },
+  // Browser navigations that always redirect: to the provider, or (here, none configured) to the login page.
+  'GET /api/auth/oidc/:provider/start': {
+    policy: everyone(302),
+    request: () => jsonRequest('GET', '/api/auth/oidc/corp/start'),
+  },
+  'GET /api/auth/oidc/:provider/callback': {
+    policy: everyone(302),
+    request: () => jsonRequest('GET', '/api/auth/oidc/corp/callback?code=c&state=s'),
+  },
   'GET /api/invitations/:token': {
     policy: everyone(200),
     request: (_world, shared) =>
@@ -193,6 +204,25 @@ const ROUTES: Record<string, Row> = {
       jsonRequest('POST', '/api/auth/password-reset', { token: world.resetToken, password: NEW_PASSWORD }),
   },
   // A second step needs the flow of a right password: an unknown one is 401 for every caller.
+  // A passkey sign-in proves itself by the authenticator's answer to a challenge, not by who calls; a real
+  // answer needs an authenticator (src/server/passkeys/passkeys.int.test.ts), so past the policy these get
+  // the 400 of a request without one.
+  'POST /api/auth/passkey/options': {
+    policy: everyone(200),
+    request: () => jsonRequest('POST', '/api/auth/passkey/options'),
+  },
+  'POST /api/auth/passkey': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/passkey', { flow: 'no-such-flow' }),
+  },
+  'POST /api/auth/second-step/passkey/options': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/second-step/passkey/options', {}),
+  },
+  'POST /api/auth/second-step/passkey': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/second-step/passkey', { flow: 'no-such-flow' }),
+  },
   'POST /api/auth/second-step': {
     policy: everyone(401),
     request: () => jsonRequest('POST', '/api/auth/second-step', { flow: 'no-such-flow', code: '123456' }),
@@ -238,6 +268,15 @@ const ROUTES: Record<string, Row> = {
     policy: adminOnly(200),
     request: () =>
       jsonRequest('PUT', '/api/admin/signup-policy', { mode: 'domains', domains: ['example.com'] }),
+  },
+  'GET /api/admin/sso-policy': {
+    policy: adminOnly(200),
+    request: () => jsonRequest('GET', '/api/admin/sso-policy'),
+  },
+  // Requiring it needs a provider (409 without); not requiring it is always allowed.
+  'PUT /api/admin/sso-policy': {
+    policy: adminOnly(200),
+    request: () => jsonRequest('PUT', '/api/admin/sso-policy', { required: false }),
   },
   'GET /api/admin/second-step-policy': {
     policy: adminOnly(200),
@@ -309,6 +348,30 @@ const ROUTES: Record<string, Row> = {
     policy: ownerOnly(204, 404),
     needs: ['api-token'],
     request: (world) => jsonRequest('DELETE', `/api/account/api-tokens/${world.apiTokenId}`),
+  },
+  // Passkeys: the browser's own session only; an id token or an API token is refused 403.
+  'GET /api/account/passkeys': {
+    policy: { ...signedIn(200), idToken: 403 },
+    request: () => jsonRequest('GET', '/api/account/passkeys'),
+  },
+  'POST /api/account/passkeys/options': {
+    policy: { ...signedIn(200), idToken: 403 },
+    request: () => jsonRequest('POST', '/api/account/passkeys/options'),
+  },
+  // A real credential needs an authenticator (src/server/passkeys/passkeys.int.test.ts): past the policy, an
+  // answer with no credential is the service's 400.
+  'POST /api/account/passkeys': {
+    policy: { ...signedIn(400), idToken: 403 },
+    request: () => jsonRequest('POST', '/api/account/passkeys', { flow: 'no-such-flow', name: 'Key' }),
+  },
+  // Someone else's passkey is not found among one's own.
+  'PATCH /api/account/passkeys/:id': {
+    policy: { ...ownerOnly(200, 404), idToken: 403 },
+    request: (world) => jsonRequest('PATCH', `/api/account/passkeys/${world.passkeyId}`, { name: 'Renamed' }),
+  },
+  'DELETE /api/account/passkeys/:id': {
+    policy: { ...ownerOnly(204, 404), idToken: 403 },
+    request: (world) => jsonRequest('DELETE', `/api/account/passkeys/${world.passkeyId}`),
   },
   'GET /api/account/two-step': {
     policy: signedIn(200),
@@ -527,6 +590,7 @@ async function writeWorlds(
   const comments: { id: string; projectId: string; authorId: string }[] = [];
   const notifications: { id: string; userId: string; projectId: string; actorId: string }[] = [];
   const invitations: { id: string }[] = [];
+  const passkeys: { id: string; userId: string }[] = [];
   const worlds: World[] = [];
   const credentials: Record<string, string>[] = [];
   const ownerSessions: string[] = [];
@@ -571,6 +635,8 @@ async function writeWorlds(
     notifications.push({ id: notificationId, userId: owner.id, projectId, actorId: fixtureAdminId });
     const invitationId = `${tag}-invitation`;
     invitations.push({ id: invitationId });
+    const passkeyId = `${tag}-passkey`;
+    passkeys.push({ id: passkeyId, userId: owner.id });
     worlds.push({
       owner,
       projectId,
@@ -583,6 +649,7 @@ async function writeWorlds(
       objectName: `files/${owner.id}/matrix.txt`,
       resetToken: '',
       apiTokenId: '',
+      passkeyId,
     });
     credentials.push(callerCredentials);
   });
@@ -663,6 +730,23 @@ async function writeWorlds(
               dedupe_key: null,
               created_at: now,
               read_at: null,
+            })),
+          )
+          .execute();
+      }
+      for (const chunk of chunks(passkeys)) {
+        await trx
+          .insertInto('passkeys')
+          .values(
+            chunk.map(({ id, userId }) => ({
+              id,
+              user_id: userId,
+              name: 'Matrix passkey',
+              public_key: 'AAAA',
+              counter: 0,
+              transports: '[]',
+              created_at: now,
+              last_used_at: null,
             })),
           )
           .execute();

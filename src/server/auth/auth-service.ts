@@ -23,6 +23,7 @@ import type { LoginFailureLimit } from './login-failures';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { SignupGate } from './signup-gate';
+import type { PasswordSignInGate } from './password-sign-in-gate';
 import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from '../core/viewer';
 import { faultOf } from '../db/fault-errors';
@@ -59,6 +60,8 @@ interface Deps {
   sessions: SessionCache;
   log: Logger;
   loginFailures: LoginFailureLimit;
+  /** Refuses password login and signup while single sign-on is required (single-sign-on/sso-policy.ts). */
+  passwordSignIns?: PasswordSignInGate;
   /** Replaces scrypt hashing at signup; only for the data generator, which signs up thousands of accounts. */
   hashPassword?: (password: string) => Promise<string>;
 }
@@ -75,6 +78,7 @@ export class AuthService {
     const { email, password, displayName } = fields;
     const emailKey = email.toLowerCase();
     const { db, thumbnails, signupPolicy } = this.deps;
+    await this.deps.passwordSignIns?.check(null);
     // Refused signups stop here, before any byte is stored.
     const admission = await signupPolicy.admit(email, invitation, setup);
     if (await findUserByEmailKey(db, emailKey)) throw emailInUse();
@@ -129,12 +133,14 @@ export class AuthService {
     const emailKey = input.email.toLowerCase();
     const attempt = await this.deps.loginFailures.begin(emailKey);
     const user = await findUserByEmailKey(db, emailKey);
-    // Same work whether or not the email exists, and the same answer: never say which was wrong.
-    const matches = await verifyPassword(input.password, user?.password_hash ?? (await getDecoyHash()));
+    // Same work whether or not the email exists (or has a password: provider-made accounts have ''), and
+    // the same answer: never say which was wrong.
+    const matches = await verifyPassword(input.password, user?.password_hash || (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
     await attempt.succeeded();
     // Said only to whoever knows the password: it reveals nothing to anyone else.
     if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
+    await this.deps.passwordSignIns?.check(user.role);
 
     return {
       uid: user.id,

@@ -4,6 +4,8 @@ import type { Database } from '../db/schema';
 /** Whether a signup may go ahead, and what it uses up in the signup's transaction. */
 export interface Admission {
   invitationId: string | null;
+  /** The invitation names one email address: a provider sign-in may use it only with that address verified. */
+  invitationForEmail?: boolean;
   /** The hash of the setup link's token (first admin under an invitation-only policy). */
   setupTokenHash?: string;
 }

@@ -21,6 +21,7 @@ import {
   SignupPolicySchema,
   type SignupPolicy,
 } from '../../common';
+import { oidcProvidersOf, type OidcProviderConfig } from './single-sign-on-config';
 
 /** Fastify's `trustProxy`: trust nothing, or the proxies at these addresses, ranges and names. */
 type TrustProxy = false | string[];
@@ -153,6 +154,7 @@ export const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps:// (leave it unset to send no email)')
     .optional(),
   SMTP_FROM: z.string().min(3).default('The Dojo <no-reply@localhost>'),
+  OIDC_PROVIDERS: z.string().optional(),
 });
 
 /** One line per variable for `.env.example` (scripts/env-example.ts writes it from this and the schema). */
@@ -207,6 +209,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   SMTP_URL:
     "smtp://user:pass@host:587 or smtps://…: enables 'Forgot password?' and notification emails (needs PUBLIC_URL); unset: admins create reset links",
   SMTP_FROM: 'the From address of emails the server sends',
+  OIDC_PROVIDERS:
+    'comma-separated ids of OpenID Connect providers for single sign-on (corp,google), each with the OIDC_<ID>_* variables below (needs PUBLIC_URL); unset: none',
 };
 
 export interface Config {
@@ -279,6 +283,13 @@ export interface Config {
    * back (docs/decisions/030-idle-footprint-cuts.md); not in the environment, tests shorten it.
    */
   quietReleaseMs: number;
+  /** OpenID Connect providers for single sign-on (OIDC_PROVIDERS); empty: none. */
+  oidcProviders: OidcProviderConfig[];
+  /**
+   * Seconds of leeway when checking an ID token's times; not in the environment (openid-client's 30 s
+   * default), tests set 0 to see an expired token refused.
+   */
+  oidcClockToleranceSeconds: number;
 }
 
 export type BlobStorageConfig = { driver: 'disk' } | ({ driver: 's3' } & S3StorageConfig);
@@ -376,12 +387,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       initialSignupPolicy.error.issues.map((issue) => `SIGNUP_EMAIL_DOMAINS: ${issue.message}`),
     );
   }
+  const publicUrl = values.PUBLIC_URL?.replace(/\/$/, '');
+  const oidc = oidcProvidersOf(values.OIDC_PROVIDERS, env, publicUrl);
+  if (oidc.problems.length > 0) throw new ConfigError(oidc.problems);
   const config: Config = {
     port: values.PORT,
     host: values.HOST,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
-    publicUrl: values.PUBLIC_URL?.replace(/\/$/, ''),
+    publicUrl,
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
     storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
@@ -418,6 +432,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     quietReleaseMs: 10_000,
+    oidcProviders: oidc.providers,
+    oidcClockToleranceSeconds: 30,
   };
   mailSettingsOf(config);
   return config;

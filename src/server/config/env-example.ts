@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENV_DESCRIPTIONS, EnvSchema } from './config';
+import { OIDC_PROVIDER_ENV_DESCRIPTIONS } from './single-sign-on-config';
 
 const HEADER = `# Every environment variable the server reads, set to its default (a blank value means unset).
 # Generated from src/server/config/config.ts by \`npm run env:example\`; \`npm run lint\` fails when it is stale.
@@ -18,5 +19,9 @@ export function renderEnvExample(): string {
   const sections = entries.map(
     ([name, schema]) => `# ${ENV_DESCRIPTIONS[name]}\n${name}=${defaultText(schema)}\n`,
   );
-  return [HEADER, ...sections].join('\n');
+  const oidcSection = Object.entries(OIDC_PROVIDER_ENV_DESCRIPTIONS).map(
+    ([suffix, description]) => `# OIDC_<ID>_${suffix}: ${description}\n# OIDC_CORP_${suffix}=\n`,
+  );
+  const oidcHeader = `# Per provider id in OIDC_PROVIDERS, in capitals (corp: OIDC_CORP_…); see docs/deploy.md#single-sign-on\n`;
+  return [HEADER, ...sections, oidcHeader, ...oidcSection].join('\n');
 }

@@ -118,14 +118,14 @@ export class InvitationsService {
   }
 
   /** The open invitation behind `token` if `email` may use it; otherwise the error that says why. */
-  async usableFor(token: string, email: string): Promise<{ id: string }> {
+  async usableFor(token: string, email: string): Promise<{ id: string; forEmail: boolean }> {
     const row = await this.openInvitation(token);
     if (row.email && row.email.toLowerCase() !== email.toLowerCase()) {
       throw new AppError('forbidden', messages.invitationOtherEmail, {
         email: messages.invitationOtherEmail,
       });
     }
-    return { id: row.id };
+    return { id: row.id, forEmail: Boolean(row.email) };
   }
 
   async consume(trx: Kysely<Database>, id: string): Promise<void> {

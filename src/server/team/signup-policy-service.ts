@@ -85,7 +85,7 @@ export class SignupPolicyService implements SignupGate {
     }
     if (invitationToken) {
       const invitation = await this.deps.invitations.usableFor(invitationToken, email);
-      return { invitationId: invitation.id };
+      return { invitationId: invitation.id, invitationForEmail: invitation.forEmail };
     }
     const policy = await this.current();
     if (policy.mode === 'invitation') throw new AppError('forbidden', messages.signupInvitationOnly);

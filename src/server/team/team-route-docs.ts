@@ -12,6 +12,7 @@ import {
   SignupPolicySchema,
 } from '../../common';
 import { z } from 'zod/mini';
+import { SsoOptionsSchema } from '../../common/single-sign-on';
 import { describeRoutes, jsonBody, type RouteDescription } from '../http/api-docs';
 import { MemberParamsSchema, MembersQuerySchema, TokenParamsSchema } from './team-routes';
 
@@ -48,9 +49,13 @@ export const teamRouteDocs = describeRoutes([
     method: 'GET',
     path: '/api/auth/options',
     tag: 'Auth',
-    summary: "Who may sign up, and whether 'Forgot password?' can email a link",
+    summary: "Who may sign up, whether 'Forgot password?' can email a link, and the single sign-on providers",
     caller: 'anyone',
-    response: { status: 200, description: 'The sign-up policy and reset options', schema: AuthOptionsSchema },
+    response: {
+      status: 200,
+      description: 'The sign-up policy, reset and single sign-on options',
+      schema: z.extend(AuthOptionsSchema, SsoOptionsSchema.shape),
+    },
   },
   checksLink({
     method: 'GET',

@@ -17,6 +17,7 @@ import type { InvitationsService } from './invitations-service';
 import type { MembersService } from './members-service';
 import type { PasswordResetService } from './password-reset-service';
 import type { SignupPolicyService } from './signup-policy-service';
+import type { SsoOptions } from '../../common/single-sign-on';
 
 export const MembersQuerySchema = z.object({
   /** Part of a display name (case and accents ignored) or of an email address. */
@@ -38,13 +39,16 @@ export function registerTeamRoutes(
     invitations: InvitationsService;
     signupPolicy: SignupPolicyService;
     passwordResets: PasswordResetService;
+    /** The providers and whether single sign-on is required (single-sign-on/, wired by the app). */
+    ssoPolicy?: { options(): Promise<SsoOptions> };
   },
 ): void {
   const { viewers, members, invitations, signupPolicy, passwordResets } = deps;
 
-  app.get('/api/auth/options', async (): Promise<AuthOptions> => ({
+  app.get('/api/auth/options', async (): Promise<AuthOptions & SsoOptions> => ({
     signupPolicy: await signupPolicy.current(),
     passwordResetByEmail: passwordResets.byEmail,
+    ...((await deps.ssoPolicy?.options()) ?? { providers: [], ssoRequired: false }),
   }));
 
   app.get('/api/invitations/:token', async (request) => {
