@@ -40,7 +40,7 @@ it('loads at start no package and no node module that an idle SQLite server does
   // Markers first, so a change in how esbuild names bundled packages cannot make this pass by itself.
   expect(atStart).toContain('node_modules/fastify/');
   expect(atStart).toContain('node_modules/better-sqlite3/lib/');
-  const unused = ['pg', 'glob', 'nodemailer', 'prom-client', '@aws-sdk'];
+  const unused = ['pg', 'glob', 'nodemailer', 'prom-client', '@aws-sdk', '@simplewebauthn'];
   expect(unused.filter((name) => atStart.includes(`node_modules/${name}/`))).toEqual([]);
   const deferred = ['http2', 'https', 'tls', 'zlib'].filter((name) =>
     new RegExp(`require\\("(node:)?${name}"\\)`).test(atStart.replaceAll(DEFERRED_REQUIRE, '')),
