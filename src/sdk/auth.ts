@@ -164,7 +164,11 @@ export class AuthClient {
     this.setUser(user, true);
   }
 
-  private acceptAuthResult(result: AuthResult): AuthUser {
+  /**
+   * Takes a sign-in's answer (the session cookie is already set): the user is signed in from now on. For
+   * proofs this client has no method of its own for, such as a passkey, whose ceremony runs in the page.
+   */
+  acceptAuthResult(result: AuthResult): AuthUser {
     this.rememberToken(result);
     this.setUser(result.user);
     return result.user;
