@@ -1,11 +1,13 @@
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { AnnouncementsSection } from './announcements-section';
+import { ApiTokensSection } from './api-tokens-section';
 import { DeleteAccountForm } from './delete-account-form';
 import { NotificationPreferencesSection } from './notification-preferences-section';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
+import { TwoStepSection } from './two-step-section';
 import { useSessions } from './use-sessions';
 import './settings.css';
 import { PageTitle } from '../../components/page-title';
@@ -22,7 +24,9 @@ export function SettingsPage() {
       <PageTitle>Account settings</PageTitle>
       <ProfileForm user={user} />
       <PasswordForm onChanged={sessions.reload} />
+      <TwoStepSection />
       <SessionsSection {...sessions} />
+      <ApiTokensSection />
       <NotificationPreferencesSection />
       <AnnouncementsSection />
       <DeleteAccountForm />

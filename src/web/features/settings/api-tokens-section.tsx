@@ -1,0 +1,229 @@
+import { useEffect, useRef, useState } from 'react';
+import { messages } from '../../../common';
+import {
+  API_TOKEN_EXPIRY_DAYS,
+  CreateApiTokenSchema,
+  type ApiToken,
+  type CreateApiTokenInput,
+  type CreatedApiToken,
+} from '../../../common/api-tokens';
+import { ApiTokensClient } from '../../../sdk/api-tokens';
+import { ActionOutcome, useRowAction } from '../../components/action-outcome';
+import { ErrorAlert } from '../../components/error-alert';
+import { Field } from '../../components/field';
+import { FormSubmit } from '../../components/form-alert';
+import { useAnnouncer } from '../../hooks/use-announcer';
+import { checkWith, useFormAction } from '../../hooks/use-form-action';
+import { useOneShotRead } from '../../hooks/use-one-shot-read';
+import { dojo } from '../../lib/dojo-client';
+import { errorMessage } from '../../lib/error-message';
+import { ApiTokenItem } from './api-token-item';
+import './api-tokens.css';
+
+const apiTokens = new ApiTokensClient(dojo.transport);
+
+const FIELDS = { name: 'api-token-name', scope: 'api-token-scope', expiresInDays: 'api-token-expiry' };
+
+interface FormValues {
+  name: string;
+  scope: string;
+  expiresInDays: string;
+}
+
+const checkToken = checkWith(CreateApiTokenSchema);
+const check = (values: FormValues) => checkToken({ ...values, expiresInDays: Number(values.expiresInDays) });
+
+const scopeLabel = (scope: ApiToken['scope']): string => (scope === 'read' ? 'Read only' : 'Read and write');
+
+/**
+ * Personal API tokens for scripts (docs/decisions/063-personal-api-tokens.md): made here with a name, a
+ * scope and a lifetime, the secret shown once, listed, and revoked (confirmed in place).
+ */
+export function ApiTokensSection() {
+  const { data, failure, reload, update } = useOneShotRead('api-tokens', () => apiTokens.list());
+  const tokens = data?.value ?? null;
+  const loadError = failure ? errorMessage(failure.error) : null;
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+  const rows = useRowAction<'revoke'>();
+
+  const revoke = (token: ApiToken) =>
+    void rows.run(
+      token.id,
+      'revoke',
+      async () => {
+        await apiTokens.revoke(token.id);
+        update((list) => list?.filter((listed) => listed.id !== token.id));
+        if (created?.token.id === token.id) setCreated(null);
+        return `Revoked "${token.name}". Scripts using it are refused from now on.`;
+      },
+      reload,
+    );
+
+  return (
+    <section className="card" aria-labelledby="api-tokens-heading">
+      <h2 id="api-tokens-heading">API tokens</h2>
+      <p className="settings-hint api-tokens-intro">
+        A script signs in with a token as <code>Authorization: Bearer &lt;token&gt;</code>, with your
+        permissions within the token&apos;s scope. Tokens cannot change your password, sessions or tokens.
+      </p>
+      {created && <NewTokenSecret created={created} onDone={() => setCreated(null)} />}
+      <CreateTokenForm
+        onCreated={(made) => {
+          setCreated(made);
+          update((list) => [made.token, ...(list ?? [])]);
+        }}
+      />
+      <h3 id="api-tokens-list-heading">Your tokens</h3>
+      <ErrorAlert message={loadError} />
+      {!tokens && !loadError && <p className="loading">{messages.loading}</p>}
+      {tokens && tokens.length === 0 && <p className="muted">You have no API tokens.</p>}
+      {tokens && tokens.length > 0 && (
+        <ul className="session-list" aria-labelledby="api-tokens-list-heading">
+          {tokens.map((token) => (
+            <ApiTokenItem
+              key={token.id}
+              token={token}
+              busy={rows.pending !== null}
+              revoking={rows.pending?.id === token.id}
+              onRevoke={revoke}
+            />
+          ))}
+        </ul>
+      )}
+      <ActionOutcome error={rows.error} status={rows.status} />
+    </section>
+  );
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) => void }) {
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<string>('read');
+  const [expiresInDays, setExpiresInDays] = useState<string>('30');
+  const form = useFormAction({
+    check,
+    send: async (input: CreateApiTokenInput) => {
+      onCreated(await apiTokens.create(input));
+      setName('');
+    },
+    fields: FIELDS,
+    shownBelow: ['name'],
+  });
+
+  return (
+    <form
+      className="settings-form api-token-form"
+      onSubmit={(event) => form.submit(event, { name, scope, expiresInDays })}
+      noValidate
+      aria-labelledby="api-token-form-heading"
+    >
+      <h3 id="api-token-form-heading">New token</h3>
+      <Field
+        id={FIELDS.name}
+        label="Name:"
+        maxLength={200}
+        autoComplete="off"
+        placeholder="e.g. Nightly report"
+        required
+        {...form.textField('name', name, setName)}
+      />
+      <Field id={FIELDS.scope} label="Scope:" as="custom" {...form.fieldError('scope')}>
+        {(control) => (
+          <select
+            id={control.id}
+            name="scope"
+            value={scope}
+            aria-invalid={control.invalid || undefined}
+            aria-describedby={control.errorId}
+            onChange={(event) => {
+              setScope(event.target.value);
+              form.setFieldError('scope', undefined);
+            }}
+          >
+            <option value="read">{scopeLabel('read')}</option>
+            <option value="write">{scopeLabel('write')}</option>
+          </select>
+        )}
+      </Field>
+      <Field
+        id={FIELDS.expiresInDays}
+        label="Expires after:"
+        as="custom"
+        {...form.fieldError('expiresInDays')}
+      >
+        {(control) => (
+          <select
+            id={control.id}
+            name="expiresInDays"
+            value={expiresInDays}
+            aria-invalid={control.invalid || undefined}
+            aria-describedby={control.errorId}
+            onChange={(event) => {
+              setExpiresInDays(event.target.value);
+              form.setFieldError('expiresInDays', undefined);
+            }}
+          >
+            {API_TOKEN_EXPIRY_DAYS.map((days) => (
+              <option key={days} value={String(days)}>
+                {days === 365 ? '1 year' : `${days} days`}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <FormSubmit form={form} label="Create token" pendingLabel="Creating..." />
+    </form>
+  );
+}
+
+/** The new token's secret, this once: focused when it appears, with a copy button and a clear warning. */
+function NewTokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
+  const { say } = useAnnouncer();
+  const secretRef = useRef<HTMLInputElement>(null);
+  const [copyProblem, setCopyProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    secretRef.current?.focus();
+    secretRef.current?.select();
+  }, [created]);
+
+  const copy = async () => {
+    setCopyProblem(null);
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      say('Token copied.');
+    } catch {
+      secretRef.current?.select();
+      setCopyProblem('Could not copy: the token is selected, copy it with your keyboard.');
+    }
+  };
+
+  return (
+    <div className="inset api-token-secret" role="group" aria-labelledby="api-token-secret-heading">
+      <h3 id="api-token-secret-heading">{`Your new token "${created.token.name}"`}</h3>
+      <p id="api-token-secret-warning" className="settings-warning">
+        Copy it now: this is the only time it is shown. Keep it secret, like a password.
+      </p>
+      <div className="form-field">
+        <label htmlFor="api-token-secret">Token:</label>
+        <input
+          ref={secretRef}
+          id="api-token-secret"
+          className="api-token-secret-value"
+          readOnly
+          value={created.secret}
+          aria-describedby="api-token-secret-warning"
+          onFocus={(event) => event.target.select()}
+        />
+      </div>
+      <div className="api-token-actions">
+        <button className="btn" type="button" onClick={() => void copy()}>
+          Copy token
+        </button>
+        <button className="btn" type="button" onClick={onDone}>
+          Done, I have copied it
+        </button>
+      </div>
+      <ErrorAlert message={copyProblem} />
+    </div>
+  );
+}
