@@ -72,7 +72,15 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     },
     scopes: ['openid', 'email', 'profile', 'groups'],
     cookies: { keys: ['test-provider-cookie-key-0123456789'] },
-    ttl: { IdToken: () => (expireTokens ? 1 : 3600) },
+    // Every lifetime named (the package asks for it); an hour unless a test expires ID tokens on purpose.
+    ttl: {
+      IdToken: () => (expireTokens ? 1 : 3600),
+      AccessToken: 3600,
+      AuthorizationCode: 600,
+      Interaction: 3600,
+      Session: 3600,
+      Grant: 3600,
+    },
   });
   provider.use(async (ctx, next) => {
     await next();

@@ -11,6 +11,7 @@ import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useThumbnailPick } from '../../hooks/use-thumbnail-pick';
 import { checkThumbnailFile } from '../../lib/thumbnail-file';
 import { useAuthOptions } from './use-auth-options';
+import { SingleSignOnOptions } from './single-sign-on-options';
 import { useInvitation } from './use-invitation';
 import { useSignup } from './use-signup';
 import { AuthForm } from './auth-form';
@@ -87,6 +88,7 @@ export function SignupPage() {
       {!setupToken && invitation.status === 'none' && options?.signupPolicy.mode === 'invitation' && (
         <p className="auth-note">{messages.signupInvitationOnly}</p>
       )}
+      <SingleSignOnOptions options={options} invitation={invitationToken} setup={setupToken} />
       <CredentialFields
         ids={FIELDS}
         email={[email, setEmail]}

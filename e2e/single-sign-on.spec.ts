@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { SSO_ERROR_MESSAGES } from '../src/common/single-sign-on';
+import { freePort, providerEnv, startTestProvider, type TestProvider } from '../test/support/oidc-provider';
+import { expect, test } from './support/fixtures';
+import { startOwnServer, type OwnServer } from './support/server-process';
+import { greeting } from './support/ui';
+
+/**
+ * Signing in with an OpenID provider in Chromium, end to end: The Dojo's button, the real provider's own
+ * login and consent pages (oidc-provider, in this process), and back, signed in. The server is the test's
+ * own, configured for that provider (its public URL must be known before the provider registers it).
+ */
+
+let provider: TestProvider;
+let server: OwnServer;
+let tempDir: string;
+
+test.beforeAll(async () => {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  provider = await startTestProvider({
+    accounts: {},
+    redirectUris: [`${publicUrl}/api/auth/oidc/corp/callback`],
+  });
+  tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-sso-'));
+  server = await startOwnServer(tempDir, port, {
+    PUBLIC_URL: publicUrl,
+    ...providerEnv(provider, 'corp', { NAME: 'Corp ID' }),
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await provider?.stop();
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+});
+
+/** At the provider's own pages: its login form (any password), then, unless `deny`, its consent. */
+async function throughProvider(page: Page, login: string, deny = false): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Sign-in' })).toBeVisible();
+  await page.getByPlaceholder('Enter any login').fill(login);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await expect(page.getByRole('heading', { name: 'Authorize' })).toBeVisible();
+  if (deny) await page.getByRole('link', { name: '[ Cancel ]' }).click();
+  else await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+test('a first sign-in with the provider makes the account and lands on the dashboard, signed in', async ({
+  browser,
+}) => {
+  const id = `sso${Date.now().toString(36)}`;
+  const displayName = `Corp ${id}`;
+  provider.setAccount(id, { email: `${id}@example.com`, email_verified: true, name: displayName });
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Sign in with Corp ID' }).click();
+    await throughProvider(page, id);
+    await expect(page).toHaveURL(`${server.url}/`);
+    await expect(greeting(page, displayName)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test('cancelling at the provider comes back to the login page with a clear message, signed out', async ({
+  browser,
+}) => {
+  const id = `shy${Date.now().toString(36)}`;
+  provider.setAccount(id, { email: `${id}@example.com`, email_verified: true, name: `Shy ${id}` });
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await context.newPage();
+    await page.goto('/signup');
+    await page.getByRole('link', { name: 'Sign in with Corp ID' }).click();
+    await throughProvider(page, id, true);
+    await expect(page).toHaveURL(`${server.url}/login?sso_error=denied`);
+    await expect(page.getByRole('alert')).toHaveText(SSO_ERROR_MESSAGES.denied);
+    await expect(page.getByRole('heading', { name: 'login', exact: true })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
