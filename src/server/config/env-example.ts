@@ -22,6 +22,6 @@ export function renderEnvExample(): string {
   const oidcSection = Object.entries(OIDC_PROVIDER_ENV_DESCRIPTIONS).map(
     ([suffix, description]) => `# OIDC_<ID>_${suffix}: ${description}\n# OIDC_CORP_${suffix}=\n`,
   );
-  const oidcHeader = `# Per provider id in OIDC_PROVIDERS, in capitals (corp: OIDC_CORP_…); see docs/deploy.md#single-sign-on\n`;
+  const oidcHeader = `# Per provider id in OIDC_PROVIDERS, in capitals (corp: OIDC_CORP_…); see docs/deploy.md#10-single-sign-on\n`;
   return [HEADER, ...sections, oidcHeader, ...oidcSection].join('\n');
 }
