@@ -1,13 +1,17 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CLIENT_ROUTES, LoginSchema } from '../../../common';
+import { CLIENT_ROUTES, LoginSchema, type SecondStepChallenge } from '../../../common';
 import { CredentialFields } from './credential-fields';
 import { FormSubmit } from '../../components/form-alert';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
 import { useAuthOptions } from './use-auth-options';
+import { SingleSignOnOptions } from './single-sign-on-options';
 import { useLogin } from './use-login';
 import { AuthForm } from './auth-form';
+import { SecondStepForm } from './second-step-form';
+import { PasskeySignIn } from './passkey-sign-in';
+import { useAnnouncer } from '../../hooks/use-announcer';
 
 const FIELDS = { email: 'login-email', password: 'login-password' };
 
@@ -17,15 +21,31 @@ export function LoginPage() {
   const options = useAuthOptions();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // The second step the server asked for after a right password (decision 064); null: the password form.
+  const [secondStep, setSecondStep] = useState<SecondStepChallenge['secondStep'] | null>(null);
+  const { say } = useAnnouncer();
   const form = useFormAction({
     check: checkWith(LoginSchema),
-    send: login,
+    send: async (input: { email: string; password: string }) => {
+      const step = await login(input);
+      if (!step) return;
+      setPassword('');
+      setSecondStep(step);
+      say(
+        step.enrol
+          ? 'Password accepted. Your team requires two-step sign-in.'
+          : 'Password accepted. Two-step sign-in.',
+      );
+    },
     fields: FIELDS,
     shownBelow: ['email', 'password'],
   });
 
+  if (secondStep) return <SecondStepForm challenge={secondStep} onRestart={() => setSecondStep(null)} />;
+
   return (
     <AuthForm name="login" title="login" onSubmit={(event) => form.submit(event, { email, password })}>
+      <SingleSignOnOptions options={options} />
       <CredentialFields
         ids={FIELDS}
         email={[email, setEmail]}
@@ -34,6 +54,7 @@ export function LoginPage() {
         textField={form.textField}
       />
       <FormSubmit form={form} label="Log in" pendingLabel="loading" />
+      <PasskeySignIn />
       {options?.passwordResetByEmail && (
         <p className="auth-links">
           <Link to={CLIENT_ROUTES.forgotPassword}>Forgot password?</Link>

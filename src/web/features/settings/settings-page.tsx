@@ -4,6 +4,7 @@ import { AnnouncementsSection } from './announcements-section';
 import { ApiTokensSection } from './api-tokens-section';
 import { DeleteAccountForm } from './delete-account-form';
 import { NotificationPreferencesSection } from './notification-preferences-section';
+import { PasskeysSection } from './passkeys-section';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
@@ -24,6 +25,7 @@ export function SettingsPage() {
       <PageTitle>Account settings</PageTitle>
       <ProfileForm user={user} />
       <PasswordForm onChanged={sessions.reload} />
+      <PasskeysSection />
       <TwoStepSection />
       <SessionsSection {...sessions} />
       <ApiTokensSection />

@@ -1,0 +1,85 @@
+import type { Locator, Page } from '@playwright/test';
+import { secondStepMessages } from '../src/common/second-step';
+import { totpCodeOf } from '../test/support/second-step';
+import { expectNoAxeViolations } from './support/axe';
+import { expect, test } from './support/fixtures';
+import { alertWith, fillLoginForm, greeting, navbar } from './support/ui';
+
+/**
+ * Issue 29, point 3: a member turns on TOTP in settings (the test reads the setup key off the page and makes
+ * the codes an authenticator app would), logs out, and logs in with the password and a code, then with a
+ * recovery code.
+ */
+
+const twoStepSection = (page: Page): Locator => page.getByRole('region', { name: 'Two-step sign-in' });
+
+async function logOut(page: Page): Promise<void> {
+  await navbar.logoutButton(page).click();
+  await expect(page).toHaveURL('/login');
+}
+
+test('TOTP turned on in settings is asked for at login; a recovery code works once instead', async ({
+  signedIn: { page, user },
+}) => {
+  await page.goto('/settings');
+  const section = twoStepSection(page);
+  await expect(section.getByText('Two-step sign-in is off.')).toBeVisible();
+  await section.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+
+  await expect(section.getByRole('img', { name: /QR code for your authenticator app/ })).toBeVisible();
+  const secret = ((await section.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  const codeField = section.getByLabel('Then enter the 6-digit code the app shows:');
+  await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(codeField).toHaveAttribute('inputmode', 'numeric');
+  await expectNoAxeViolations(page);
+
+  // A wrong code leaves it off and says so at the field.
+  await codeField.fill(totpCodeOf(secret, 10));
+  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
+  await expect(section.getByText(secondStepMessages.codeWrong)).toBeVisible();
+  await expect(codeField).toHaveAttribute('aria-invalid', 'true');
+
+  await codeField.fill(totpCodeOf(secret));
+  await section.getByRole('button', { name: 'Turn on', exact: true }).click();
+  const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  await expect(section.getByRole('heading', { name: 'Your recovery codes' })).toBeFocused();
+  const recoveryCode = ((await codes.first().textContent()) ?? '').trim();
+  await expectNoAxeViolations(page);
+  await section.getByRole('button', { name: 'I have saved my recovery codes' }).click();
+  await expect(section.getByText(/Two-step sign-in is on/)).toBeVisible();
+
+  // Password, then a code from the app: the enrolment used this step's code, so the app's next one.
+  await logOut(page);
+  await fillLoginForm(page, user.email, user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+  const appCode = page.getByLabel('Code from your authenticator app:');
+  await expect(appCode).toBeFocused();
+  await expectNoAxeViolations(page);
+  await appCode.fill('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText(secondStepMessages.codeWrong)).toBeVisible();
+  await appCode.fill(totpCodeOf(secret, 1));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(greeting(page, user.displayName)).toBeVisible();
+
+  // Password, then a recovery code; the same code a second time is refused.
+  for (const attempt of ['first', 'again'] as const) {
+    await logOut(page);
+    await fillLoginForm(page, user.email, user.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code:').fill(recoveryCode);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    if (attempt === 'again') {
+      await expect(alertWith(page, secondStepMessages.codeWrong)).toBeVisible();
+      await expect(page).toHaveURL('/login');
+      break;
+    }
+    await expect(page).toHaveURL('/');
+    await expect(greeting(page, user.displayName)).toBeVisible();
+  }
+});
