@@ -10,12 +10,11 @@ import { z } from 'zod/mini';
 export const API_TOKEN_PREFIX = 'dojo_pat_';
 
 /** 'read' reads only; 'write' reads and writes, as its owner may. */
-export const API_TOKEN_SCOPES = ['read', 'write'] as const;
+const API_TOKEN_SCOPES = ['read', 'write'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
 /** The lifetimes a token may be given, in days: bounded, so a forgotten token ends on its own. */
 export const API_TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
-export type ApiTokenExpiryDays = (typeof API_TOKEN_EXPIRY_DAYS)[number];
 
 export const API_TOKEN_NAME_MAX_LENGTH = 80;
 /** Live (unexpired) tokens one member may hold at once. */
@@ -53,7 +52,7 @@ export const ApiTokenParamsSchema = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
-export const ApiTokenSchema = z.object({
+const ApiTokenSchema = z.object({
   /** Public id: what the list shows and a revoke names; never the secret nor its hash. */
   id: z.string(),
   name: z.string(),

@@ -72,6 +72,17 @@ describe('personal API tokens', () => {
     expect(lifetimeDays).toBe(30);
     expect(Date.parse(token.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
+    // No cache along the way may keep a create's answer, which holds a secret.
+    const raw = await fetch(`${team.server.url}/api/account/api-tokens`, {
+      method: 'POST',
+      headers: { cookie: cookieOf(carol), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Uncached', scope: 'read', expiresInDays: 7 }),
+    });
+    expect(raw.status).toBe(201);
+    expect(raw.headers.get('cache-control')).toBe('no-store');
+    const uncached = ((await raw.json()) as CreatedApiToken).token;
+    await tokensOf(carol).revoke(uncached.id);
+
     const listed = await tokensOf(carol).list();
     expect(listed).toEqual([token]);
     expect(JSON.stringify(listed)).not.toContain(secret.slice('dojo_pat_'.length));
