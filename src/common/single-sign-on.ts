@@ -7,7 +7,7 @@
 import { z } from 'zod/mini';
 
 /** A provider as the screens show it: its id (in the start URL) and its display name. */
-export const SsoProviderSchema = z.object({ id: z.string(), name: z.string() });
+const SsoProviderSchema = z.object({ id: z.string(), name: z.string() });
 export type SsoProvider = z.infer<typeof SsoProviderSchema>;
 
 /** What `/api/auth/options` adds for single sign-on. */

@@ -11,7 +11,7 @@ import { pollUntil, WAIT_MS } from './poll';
  * Chromium. Nothing in it is mocked: discovery, keys, codes, tokens and userinfo are the package's own.
  */
 
-export interface ProviderAccount {
+interface ProviderAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;
@@ -41,8 +41,8 @@ export interface TestProvider {
   stop(): Promise<void>;
 }
 
-export const TEST_CLIENT_ID = 'the-dojo';
-export const TEST_CLIENT_SECRET = 'the-dojo-test-client-secret-0123456789';
+const TEST_CLIENT_ID = 'the-dojo';
+const TEST_CLIENT_SECRET = 'the-dojo-test-client-secret-0123456789';
 
 export async function startTestProvider(options: TestProviderOptions): Promise<TestProvider> {
   const accounts = new Map(Object.entries(options.accounts));

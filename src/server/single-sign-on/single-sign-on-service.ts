@@ -24,7 +24,6 @@ import {
   type UserRow,
 } from '../users/users-repository';
 import { findIdentityUser, insertIdentity, touchIdentity } from './external-identities-repository';
-import { generatedAvatarPng } from './generated-avatar';
 import {
   deleteExpiredOidcFlows,
   insertOidcFlow,
@@ -158,7 +157,10 @@ export class SingleSignOnService {
       throw new SsoFailure('invitation-invalid', 'unverified email');
     const displayName = await this.freeDisplayName(claims, email);
     const uid = newId();
-    const picture = (await fetchProviderPicture(claims.picture)) ?? generatedAvatarPng(uid);
+    // Loaded when first drawn: node:zlib is not otherwise part of an idle server.
+    const picture =
+      (await fetchProviderPicture(claims.picture)) ??
+      (await import('./generated-avatar')).generatedAvatarPng(uid);
     let staged: StagedThumbnail | undefined;
     try {
       staged = await thumbnails.stage(uid, { bytes: picture, fileName: 'avatar.png' }, false);
