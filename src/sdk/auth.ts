@@ -105,21 +105,6 @@ export class AuthClient {
     );
   }
 
-  /**
-   * Turns TOTP on within a login (the team requires a second step the account lacked) with the app's first
-   * code. The session exists at once; the client counts as signed in when `signIn()` is called, so a screen
-   * can show the recovery codes before it moves on.
-   */
-  async confirmEnrolmentAtLogIn(input: {
-    flow: string;
-    code: string;
-  }): Promise<{ recoveryCodes: string[]; signIn: () => AuthUser }> {
-    const { recoveryCodes, ...result } = await this.transport.request<
-      AuthResult & { recoveryCodes: string[] }
-    >('POST', '/api/auth/second-step/enrol/confirm', input);
-    return { recoveryCodes, signIn: () => this.acceptAuthResult(result) };
-  }
-
   async logOut(): Promise<void> {
     await this.transport.request<void>('POST', '/api/auth/logout');
     this.setUser(null);

@@ -5,6 +5,8 @@ import type {
   TotpEnrolment,
   TwoStepStatus,
 } from '../common/second-step';
+import type { AuthResult, AuthUser } from '../common';
+import type { AuthClient } from './auth';
 import type { Transport } from './transport';
 
 /**
@@ -41,6 +43,20 @@ export class SecondStepClient {
   /** Within a login whose answer said `enrol`: a secret for the flow (then `auth.confirmEnrolmentAtLogIn`). */
   startTotpAtLogIn(flow: string): Promise<TotpEnrolment> {
     return this.transport.request<TotpEnrolment>('POST', '/api/auth/second-step/enrol', { flow });
+  }
+
+  /**
+   * Turns TOTP on within that login with the app's first code. The session exists at once; `auth` counts as
+   * signed in when `signIn()` is called, so a screen can show the recovery codes before it moves on.
+   */
+  async confirmTotpAtLogIn(
+    auth: AuthClient,
+    input: { flow: string; code: string },
+  ): Promise<{ recoveryCodes: string[]; signIn: () => AuthUser }> {
+    const { recoveryCodes, ...result } = await this.transport.request<
+      AuthResult & { recoveryCodes: string[] }
+    >('POST', '/api/auth/second-step/enrol/confirm', input);
+    return { recoveryCodes, signIn: () => auth.acceptAuthResult(result) };
   }
 
   async policy(): Promise<SecondStepPolicy> {

@@ -262,13 +262,18 @@ describe("the team's second-step policy", () => {
       const atLogin = twoStepOf(client);
       const { secret } = await atLogin.startTotpAtLogIn(flow);
       expect(
-        await errorOf(() => client.auth.confirmEnrolmentAtLogIn({ flow, code: codeOf(secret, 5) })),
+        await errorOf(() =>
+          twoStepOf(client).confirmTotpAtLogIn(client.auth, { flow, code: codeOf(secret, 5) }),
+        ),
       ).toMatchObject({
         code: 'wrong-credentials',
       });
       expect(await sessionUserOf(client)).toBeNull();
 
-      const enrolled = await client.auth.confirmEnrolmentAtLogIn({ flow, code: codeOf(secret) });
+      const enrolled = await twoStepOf(client).confirmTotpAtLogIn(client.auth, {
+        flow,
+        code: codeOf(secret),
+      });
       expect(enrolled.recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
       expect(client.auth.currentUser).toBeNull();
       expect(enrolled.signIn().uid).toBe(team.admin.user.uid);
@@ -296,7 +301,10 @@ describe("the team's second-step policy", () => {
       const { client, flow, enrol } = await secondStepFlow(team.server, team.member);
       expect(enrol).toBe(true);
       const { secret } = await twoStepOf(client).startTotpAtLogIn(flow);
-      const { signIn } = await client.auth.confirmEnrolmentAtLogIn({ flow, code: codeOf(secret) });
+      const { signIn } = await twoStepOf(client).confirmTotpAtLogIn(client.auth, {
+        flow,
+        code: codeOf(secret),
+      });
       expect(signIn().uid).toBe(team.member.user.uid);
 
       await twoStepOf(client).turnOff({ password: team.member.password });

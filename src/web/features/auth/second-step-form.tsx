@@ -26,6 +26,7 @@ interface SecondStepFormProps {
 }
 
 const CODE_FIELD = { code: 'second-step-code' };
+const twoStep = new SecondStepClient(dojo.transport);
 
 const requireCode = (values: { code: string }): Checked<{ code: string }> =>
   values.code.trim()
@@ -136,7 +137,7 @@ function EnrolAtLogin({ flow, onRestart }: { flow: string; onRestart: () => void
   const form = useFormAction({
     check: requireCode,
     send: async (input: { code: string }) => {
-      const enrolled = await dojo.auth.confirmEnrolmentAtLogIn({ flow, code: input.code });
+      const enrolled = await twoStep.confirmTotpAtLogIn(dojo.auth, { flow, code: input.code });
       setFinish({
         codes: enrolled.recoveryCodes,
         signIn: () => dispatch({ type: 'LOGIN', payload: enrolled.signIn() }),
@@ -164,7 +165,7 @@ function EnrolAtLogin({ flow, onRestart }: { flow: string; onRestart: () => void
     setStarting(true);
     setStartError(null);
     try {
-      setEnrolment(await new SecondStepClient(dojo.transport).startTotpAtLogIn(flow));
+      setEnrolment(await twoStep.startTotpAtLogIn(flow));
     } catch (caught) {
       setStartError(errorMessage(caught));
     } finally {
