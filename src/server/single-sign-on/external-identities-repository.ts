@@ -44,3 +44,12 @@ export async function touchIdentity(
     .where('subject', '=', identity.subject)
     .execute();
 }
+
+/** An identity whose account was deleted: it may start afresh (the deleted account keeps what it wrote). */
+export async function deleteIdentity(db: Kysely<Database>, provider: string, subject: string): Promise<void> {
+  await db
+    .deleteFrom('external_identities')
+    .where('provider', '=', provider)
+    .where('subject', '=', subject)
+    .execute();
+}

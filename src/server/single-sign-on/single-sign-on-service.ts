@@ -23,7 +23,12 @@ import {
   setUserRole,
   type UserRow,
 } from '../users/users-repository';
-import { findIdentityUser, insertIdentity, touchIdentity } from './external-identities-repository';
+import {
+  deleteIdentity,
+  findIdentityUser,
+  insertIdentity,
+  touchIdentity,
+} from './external-identities-repository';
 import {
   deleteExpiredOidcFlows,
   insertOidcFlow,
@@ -124,8 +129,12 @@ export class SingleSignOnService {
     const identity = { provider: provider.id, subject: claims.sub, email };
 
     const linkedId = await findIdentityUser(db, provider.id, claims.sub);
-    if (linkedId) {
-      const user = requireActive(await findUserById(db, linkedId));
+    const linked = linkedId ? await findUserById(db, linkedId) : null;
+    if (linked?.status === 'deleted') {
+      // Its owner deleted that account: this sign-in is treated as a first one.
+      await deleteIdentity(db, provider.id, claims.sub);
+    } else if (linkedId) {
+      const user = requireActive(linked);
       await touchIdentity(db, { ...identity, now: nowIso() });
       return this.withRoleFromGroups(provider, claims, user);
     }

@@ -193,6 +193,24 @@ describe('linking to an existing account', () => {
     expectRefusal((await signIn('squatter')).landedOn, 'email-unverified');
   });
 
+  it('starts afresh once the linked account was deleted', async () => {
+    const email = uniqueEmail('gone');
+    const signup = await postSignup(server.url, { email, displayName: `Gone ${Date.now()}` });
+    const { uid } = ((await signup.json()) as { user: { uid: string } }).user;
+    provider.setAccount('gone', { email, email_verified: true, name: `Back ${Date.now()}` });
+    expect((await signIn('gone')).user?.uid).toBe(uid);
+    const deleted = await postJson(
+      server.url,
+      '/api/account/delete',
+      { password: PASSWORD },
+      { cookie: sessionCookieOf(signup) },
+    );
+    expect(deleted.status).toBe(204);
+    const { user } = await signIn('gone');
+    expect(user?.email).toBe(email);
+    expect(user?.uid).not.toBe(uid);
+  });
+
   it('refuses a deactivated account', async () => {
     const email = uniqueEmail('leaver');
     provider.setAccount('leaver', { email, email_verified: true, name: `Leaver ${Date.now()}` });
