@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { SSO_ERROR_MESSAGES } from '../src/common/single-sign-on';
 import { freePort, providerEnv, startTestProvider, type TestProvider } from '../test/support/oidc-provider';
-import { expect, test } from './support/fixtures';
+import { expect, newUser, signUpViaApi, test } from './support/fixtures';
 import { startOwnServer, type OwnServer } from './support/server-process';
-import { greeting } from './support/ui';
+import { alertWith, fillLoginForm, greeting } from './support/ui';
 
 /**
  * Signing in with an OpenID provider in Chromium, end to end: The Dojo's button, the real provider's own
@@ -16,26 +16,33 @@ import { greeting } from './support/ui';
 
 let provider: TestProvider;
 let server: OwnServer;
-let tempDir: string;
+/** A second install on the same provider, whose first account (its admin) the admin test makes. */
+let adminPort: number;
+const tempDirs: string[] = [];
+
+async function startServerFor(port: number): Promise<OwnServer> {
+  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-sso-'));
+  tempDirs.push(tempDir);
+  return startOwnServer(tempDir, port, {
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...providerEnv(provider, 'corp', { NAME: 'Corp ID' }),
+  });
+}
 
 test.beforeAll(async () => {
   const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
+  adminPort = await freePort();
   provider = await startTestProvider({
     accounts: {},
-    redirectUris: [`${publicUrl}/api/auth/oidc/corp/callback`],
+    redirectUris: [port, adminPort].map((each) => `http://127.0.0.1:${each}/api/auth/oidc/corp/callback`),
   });
-  tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-sso-'));
-  server = await startOwnServer(tempDir, port, {
-    PUBLIC_URL: publicUrl,
-    ...providerEnv(provider, 'corp', { NAME: 'Corp ID' }),
-  });
+  server = await startServerFor(port);
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await provider?.stop();
-  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  for (const tempDir of tempDirs) rmSync(tempDir, { recursive: true, force: true });
 });
 
 /** At the provider's own pages: its login form (any password), then, unless `deny`, its consent. */
@@ -85,5 +92,42 @@ test('cancelling at the provider comes back to the login page with a clear messa
     await expect(page.getByRole('heading', { name: 'login', exact: true })).toBeVisible();
   } finally {
     await context.close();
+  }
+});
+
+test("an admin requires single sign-on; the login page then leads with the provider and refuses members' passwords", async ({
+  browser,
+}) => {
+  const install = await startServerFor(adminPort);
+  const adminContext = await browser.newContext({ baseURL: install.url });
+  const memberContext = await browser.newContext({ baseURL: install.url });
+  try {
+    // The install's first account is its admin; the second a member.
+    await signUpViaApi(adminContext.request, newUser('ssoadmin'));
+    const member = newUser('ssomember');
+    await signUpViaApi(memberContext.request, member);
+    await memberContext.request.post('/api/auth/logout');
+
+    const admin = await adminContext.newPage();
+    await admin.goto('/admin/invitations');
+    const required = admin.getByRole('checkbox', { name: 'Require single sign-on' });
+    await expect(required).not.toBeChecked();
+    await required.check();
+    await admin.getByRole('region', { name: 'Single sign-on' }).getByRole('button', { name: 'Save' }).click();
+    await expect(admin.getByText('Saved: single sign-on is required.')).toBeVisible();
+
+    const page = await memberContext.newPage();
+    await page.goto('/login');
+    await expect(
+      page.getByText('This team signs in with single sign-on. Password sign-in is for admins:'),
+    ).toBeVisible();
+    await fillLoginForm(page, member.email, member.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(alertWith(page, 'Sign in with Corp ID')).toBeVisible();
+    await expect(page).toHaveURL('/login');
+  } finally {
+    await adminContext.close();
+    await memberContext.close();
+    await install.stop();
   }
 });
