@@ -32,11 +32,14 @@ test('a token made in settings is shown once, works for a script, and stops when
 
   const secretField = section.getByLabel('Token:');
   await expect(secretField).toBeFocused();
+  const announcer = page.getByRole('status', { name: 'Announcements', exact: true });
+  await expect(announcer).toContainText('Token "Nightly report" created.');
   await expect(section.getByText('this is the only time it is shown')).toBeVisible();
   const secret = await secretField.inputValue();
   expect(secret).toMatch(/^dojo_pat_[\w-]{43}$/);
   await section.getByRole('button', { name: 'Copy token' }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await expect(announcer).toContainText('Token copied.');
   await expectNoAxeViolations(page);
 
   const item = section.getByRole('listitem').filter({ hasText: 'Nightly report' });

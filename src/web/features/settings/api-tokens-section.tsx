@@ -45,6 +45,7 @@ export function ApiTokensSection() {
   const loadError = failure ? errorMessage(failure.error) : null;
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
   const rows = useRowAction<'revoke'>();
+  const { say } = useAnnouncer();
 
   const revoke = (token: ApiToken) =>
     void rows.run(
@@ -70,6 +71,7 @@ export function ApiTokensSection() {
       <CreateTokenForm
         onCreated={(made) => {
           setCreated(made);
+          say(`Token "${made.token.name}" created. Copy it now: it is shown only this once.`);
           update((list) => [made.token, ...(list ?? [])]);
         }}
       />
