@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Locator, Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, newUser, signUpViaApi, test } from './support/fixtures';
-import { alertWith, greeting, navbar } from './support/ui';
+import { alertWith, fillLoginForm, greeting, navbar } from './support/ui';
 
 /**
  * Issue 29, point 2: a member adds a passkey in settings with Chromium's virtual authenticator (what a
@@ -111,6 +111,35 @@ test('a passkey added in settings signs in alone after logging out; renamed, the
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(alertWith(page, unknownPasskey)).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a member with a passkey gives it as the second step after the password', async ({
+  browser,
+  baseURL,
+}) => {
+  const { context, page } = await browserWithAuthenticator(
+    (options) => browser.newContext(options),
+    baseURL ?? '',
+  );
+  try {
+    const user = await signUpViaApi(context.request, newUser('passkey-step'));
+    await page.goto('/settings');
+    const section = passkeysSection(page);
+    await section.getByLabel('Name:').fill('Laptop');
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(section.getByRole('listitem').filter({ hasText: 'Laptop' })).toBeVisible();
+
+    await logOut(page);
+    await page.goto('/login');
+    await fillLoginForm(page, user.email, user.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(greeting(page, user.displayName)).toBeVisible();
   } finally {
     await context.close();
   }

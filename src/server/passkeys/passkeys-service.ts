@@ -211,7 +211,7 @@ export class PasskeysService {
 
   async signIn(rp: RelyingParty, input: PasskeyAssertionInput, userAgent: string): Promise<SignedIn> {
     const expected = await this.takeFlow(hashFlow(input.flow), 'passkey-sign-in', null, rp);
-    const passkey = await this.verifyAssertion(input, expected, true);
+    const passkey = await this.verifyAssertion(input, expected, { requireUserVerification: true });
     const user = await findUserById(this.deps.db, passkey.userId);
     // The credential was found for an active account a moment ago; a deactivation in between still wins.
     if (user?.status !== 'active') throw notVerified();
@@ -264,8 +264,7 @@ export class PasskeysService {
   ): Promise<SignedIn> {
     const { userId } = await secondStep.pendingUserOf(input.flow);
     const expected = await this.takeFlow(hashSecondStepFlow(input.flow), 'passkey-sign-in', userId, rp);
-    const passkey = await this.verifyAssertion(input, expected, false);
-    if (passkey.userId !== userId) throw new AppError('unauthenticated', passkeyMessages.notForThisAccount);
+    await this.verifyAssertion(input, expected, { requireUserVerification: false, holder: userId });
     return secondStep.finish(input.flow, userAgent);
   }
 
@@ -317,10 +316,14 @@ export class PasskeysService {
   private async verifyAssertion(
     input: PasskeyAssertionInput,
     expected: ChallengeData,
-    requireUserVerification: boolean,
+    { requireUserVerification, holder }: { requireUserVerification: boolean; holder?: string },
   ): Promise<PasskeyRow> {
     const passkey = await findActivePasskey(this.deps.db, input.response.id);
     if (!passkey) throw new AppError('unauthenticated', passkeyMessages.unknownPasskey);
+    // Before its signature is even checked: another member's passkey neither helps nor moves its counter.
+    if (holder !== undefined && passkey.userId !== holder) {
+      throw new AppError('unauthenticated', passkeyMessages.notForThisAccount);
+    }
     const { verifyAuthenticationResponse } = await loadWebAuthn();
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {

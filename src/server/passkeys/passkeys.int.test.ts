@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../common';
 import { PASSKEYS_PER_MEMBER, passkeyMessages, type Passkey, type PasskeyList } from '../../common/passkeys';
+import type { SignedInClient } from '../../../test/support/clients';
 import {
   addPasskey,
   cookieOf,
@@ -390,5 +391,112 @@ describe('passkeys without PUBLIC_URL', () => {
     });
     expect(replanted.status).toBe(401);
     expect(replanted.cookie).toBeUndefined();
+  });
+});
+
+describe('a passkey as the second step after a password', () => {
+  const team = useTestTeam({ fay: 'Fay', gus: 'Gus' }, { configOverrides: { publicUrl: PUBLIC_URL } });
+  // A security key without a PIN: enough after a password, not enough alone.
+  const fayKey = new SoftwareAuthenticator({ userVerified: false });
+  const gusKey = new SoftwareAuthenticator();
+
+  /** A password login that the account's passkey turns into a second step: its flow. */
+  async function passwordLogin(member: SignedInClient): Promise<{ flow: string; methods: string[] }> {
+    const login = await send<{ secondStep: { flow: string; methods: string[] } }>(
+      team.server,
+      'POST',
+      '/api/auth/login',
+      {
+        origin: PUBLIC_URL,
+        json: { email: member.email, password: member.password },
+      },
+    );
+    expect(login.status).toBe(200);
+    expect(login.cookie).toBeUndefined();
+    return login.body.secondStep;
+  }
+
+  it("finishes a password login with one of the member's passkeys, once", async () => {
+    await addPasskey(team.server, team.fay, fayKey, PUBLIC_URL, 'Security key');
+    // Without user verification, this key does not sign in alone.
+    const alone = await signInWith(team.server, fayKey, PUBLIC_URL);
+    expect(alone.status).toBe(401);
+
+    const { flow, methods } = await passwordLogin(team.fay);
+    expect(methods).toContain('passkey');
+    const started = await send<Ceremony<RequestOptions>>(
+      team.server,
+      'POST',
+      '/api/auth/second-step/passkey/options',
+      {
+        origin: PUBLIC_URL,
+        json: { flow },
+      },
+    );
+    expect(started.status).toBe(200);
+    expect(started.body.options).toMatchObject({ rpId: 'dojo.example', userVerification: 'preferred' });
+    const passkeys = await send<PasskeyList>(team.server, 'GET', '/api/account/passkeys', {
+      cookie: cookieOf(team.fay),
+    });
+    expect(started.body.options.allowCredentials?.map((credential) => credential.id)).toEqual(
+      passkeys.body.passkeys.map((passkey) => passkey.id),
+    );
+
+    const response = fayKey.assert(started.body.options, PUBLIC_URL);
+    const signedIn = await send<{ user: { uid: string } }>(
+      team.server,
+      'POST',
+      '/api/auth/second-step/passkey',
+      {
+        origin: PUBLIC_URL,
+        json: { flow, response },
+      },
+    );
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    expect(signedIn.body.user.uid).toBe(team.fay.user.uid);
+    expect(await sessionUserOf(team.server, signedIn.cookie ?? '')).toBe(team.fay.user.uid);
+
+    // The password's flow is used up with it.
+    const again = await send(team.server, 'POST', '/api/auth/second-step/passkey', {
+      origin: PUBLIC_URL,
+      json: { flow, response },
+    });
+    expect(again.status).toBe(401);
+    const moreOptions = await send(team.server, 'POST', '/api/auth/second-step/passkey/options', {
+      origin: PUBLIC_URL,
+      json: { flow },
+    });
+    expect(moreOptions.status).toBe(401);
+  });
+
+  it("refuses another member's passkey, and a flow that is no password login's", async () => {
+    await addPasskey(team.server, team.gus, gusKey, PUBLIC_URL, 'Phone');
+    const { flow } = await passwordLogin(team.fay);
+    const started = await send<Ceremony<RequestOptions>>(
+      team.server,
+      'POST',
+      '/api/auth/second-step/passkey/options',
+      {
+        origin: PUBLIC_URL,
+        json: { flow },
+      },
+    );
+    // Gus's passkey answers Fay's challenge (his browser ignores the list): it is not hers.
+    const response = gusKey.assert({ ...started.body.options, allowCredentials: [] }, PUBLIC_URL);
+    const refused = await send(team.server, 'POST', '/api/auth/second-step/passkey', {
+      origin: PUBLIC_URL,
+      json: { flow, response },
+    });
+    expect(refused.status).toBe(401);
+    expect(messageOf(refused)).toBe(passkeyMessages.notForThisAccount);
+    expect(refused.cookie).toBeUndefined();
+
+    // A passkey sign-in's own flow is not a second step's.
+    const own = await signInOptions(team.server, PUBLIC_URL);
+    const notAStep = await send(team.server, 'POST', '/api/auth/second-step/passkey/options', {
+      origin: PUBLIC_URL,
+      json: { flow: own.flow },
+    });
+    expect(notAStep.status).toBe(401);
   });
 });

@@ -41,7 +41,14 @@ export function LoginPage() {
     shownBelow: ['email', 'password'],
   });
 
-  if (secondStep) return <SecondStepForm challenge={secondStep} onRestart={() => setSecondStep(null)} />;
+  if (secondStep)
+    return (
+      <SecondStepForm
+        challenge={secondStep}
+        onRestart={() => setSecondStep(null)}
+        passkey={(flow) => <PasskeySignIn secondStepFlow={flow} />}
+      />
+    );
 
   return (
     <AuthForm name="login" title="login" onSubmit={(event) => form.submit(event, { email, password })}>
