@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { secondStepMessages } from '../src/common/second-step';
 import { totpCodeOf } from '../test/support/second-step';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, test } from './support/fixtures';
+import { expect, newUser, signUpViaApi, test } from './support/fixtures';
+import { closeAll } from './support/projects';
+import { startOwnServer } from './support/server-process';
 import { alertWith, fillLoginForm, greeting, navbar } from './support/ui';
 
 /**
@@ -81,5 +86,55 @@ test('TOTP turned on in settings is asked for at login; a recovery code works on
     }
     await expect(page).toHaveURL('/');
     await expect(greeting(page, user.displayName)).toBeVisible();
+  }
+});
+
+test('an admin requires a second step for everyone: a member sets up TOTP within the login, sees the recovery codes, and is in', async ({
+  browser,
+}) => {
+  // A server of its own: its first signup is the admin, and the policy reaches no other test's logins.
+  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-two-step-'));
+  const server = await startOwnServer(tempDir);
+  const adminContext = await browser.newContext({ baseURL: server.url });
+  const memberContext = await browser.newContext({ baseURL: server.url });
+  try {
+    await signUpViaApi(adminContext.request, newUser('admin'));
+    const member = await signUpViaApi(memberContext.request, newUser('member'));
+    await memberContext.clearCookies();
+
+    const admin = await adminContext.newPage();
+    await admin.goto('/admin/invitations');
+    const policy = admin.getByRole('region', { name: 'Two-step sign-in' });
+    await expect(policy.getByRole('radio', { name: 'Off', exact: true })).toBeChecked();
+    await policy.getByRole('radio', { name: 'For everyone' }).check();
+    await policy.getByRole('button', { name: 'Save' }).click();
+    await expect(policy.getByRole('status')).toContainText('Saved');
+    await expectNoAxeViolations(admin);
+
+    const page = await memberContext.newPage();
+    await page.goto('/login');
+    await fillLoginForm(page, member.email, member.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Set up two-step sign-in' })).toBeVisible();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Then enter the 6-digit code the app shows:').fill(totpCodeOf(secret));
+    await page.getByRole('button', { name: 'Turn on and sign in' }).click();
+
+    // Signed in, but the recovery codes stay on screen until the member says they are saved.
+    await expect(page.getByRole('heading', { name: 'Your recovery codes' })).toBeFocused();
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: 'I have saved them: continue' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(greeting(page, member.displayName)).toBeVisible();
+
+    await page.goto('/settings');
+    await expect(twoStepSection(page).getByText(/Two-step sign-in is on/)).toBeVisible();
+  } finally {
+    await closeAll(adminContext, memberContext);
+    await server.stop();
+    rmSync(tempDir, { recursive: true, force: true });
   }
 });
