@@ -14,6 +14,7 @@ import type {
   Role,
   SignupPolicy,
 } from '../common';
+import type { SsoOptions } from '../common/single-sign-on';
 import type { Transport } from './transport';
 
 const idPath = (base: string, id: string) => `${base}/${encodeURIComponent(id)}`;
@@ -71,8 +72,9 @@ export class AccountClient {
 export class AccessClient {
   constructor(private readonly transport: Transport) {}
 
-  options(): Promise<AuthOptions> {
-    return this.transport.request<AuthOptions>('GET', '/api/auth/options');
+  /** Before sign-in: the signup policy, reset by email, and the single sign-on providers. */
+  options(): Promise<AuthOptions & SsoOptions> {
+    return this.transport.request<AuthOptions & SsoOptions>('GET', '/api/auth/options');
   }
 
   /** Whether an invitation link can still be used; its 410 / 404 errors say why not. */

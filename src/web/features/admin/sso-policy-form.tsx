@@ -15,10 +15,10 @@ const checkPolicy = checkWith(SsoPolicySchema);
 /** The configured providers and the team's policy, read together. */
 async function readSingleSignOn(): Promise<{ providers: SsoOptions['providers']; policy: SsoPolicy }> {
   const [options, policy] = await Promise.all([
-    dojo.access.options() as Promise<Partial<SsoOptions>>,
+    dojo.access.options(),
     new SingleSignOnClient(dojo.transport).policy(),
   ]);
-  return { providers: options.providers ?? [], policy };
+  return { providers: options.providers, policy };
 }
 
 /**

@@ -11,7 +11,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import './single-sign-on.css';
 
 interface Props {
-  options: (AuthOptions & Partial<SsoOptions>) | null;
+  options: (AuthOptions & SsoOptions) | null;
   /** The invitation and setup links' tokens ride through the provider to the account it makes. */
   invitation?: string | null;
   setup?: string | null;

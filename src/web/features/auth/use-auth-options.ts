@@ -1,4 +1,5 @@
 import type { AuthOptions } from '../../../common';
+import type { SsoOptions } from '../../../common/single-sign-on';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 
@@ -7,6 +8,6 @@ import { dojo } from '../../lib/dojo-client';
  * until it is known, and when it could not be fetched (the forms then work as before and the server
  * says what it refuses).
  */
-export function useAuthOptions(): AuthOptions | null {
+export function useAuthOptions(): (AuthOptions & SsoOptions) | null {
   return useOneShotRead('auth-options', () => dojo.access.options()).data?.value ?? null;
 }
