@@ -8,7 +8,7 @@ import { z } from 'zod/mini';
 
 /** What the browser shows as the site a passkey belongs to. */
 export const RELYING_PARTY_NAME = 'The Dojo';
-export const PASSKEY_NAME_MAX_LENGTH = 64;
+const PASSKEY_NAME_MAX_LENGTH = 64;
 /** Passkeys one member may hold: enough for every device and a spare key or two, not an unbounded list. */
 export const PASSKEYS_PER_MEMBER = 10;
 /** How long a challenge waits for the browser's answer; the ceremony's own timeout is the same. */
@@ -38,7 +38,7 @@ const FlowSchema = z
   .string({ error: passkeyMessages.flowExpired })
   .check(z.minLength(1, passkeyMessages.flowExpired), z.maxLength(200, passkeyMessages.flowExpired));
 
-export const PasskeyNameSchema = z
+const PasskeyNameSchema = z
   .string({ error: passkeyMessages.nameRequired })
   .check(
     z.trim(),
@@ -71,7 +71,6 @@ export const PasskeyParamsSchema = z.object({
 });
 
 export const RenamePasskeySchema = z.object({ name: PasskeyNameSchema });
-export type RenamePasskeyInput = z.infer<typeof RenamePasskeySchema>;
 
 /** Adding a passkey: the challenge's flow, the member's name for it, and the browser's answer. */
 export const AddPasskeySchema = z.object({

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, SignInFlowKind } from '../db/schema';
 
 /** A WebAuthn ceremony waiting for the browser's answer: a `sign_in_flows` row of a passkey kind. */
-type PasskeyFlowKind = 'passkey-registration' | 'passkey-sign-in';
+type PasskeyFlowKind = Extract<SignInFlowKind, 'passkey-registration' | 'passkey-sign-in'>;
 
 export interface PasskeyRow {
   id: string;
