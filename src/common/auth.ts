@@ -107,11 +107,11 @@ export const AuthResultSchema = z.object({
 export type AuthResult = z.infer<typeof AuthResultSchema>;
 
 /** Ways to give a second step after the password (docs/decisions/064-two-step-sign-in.md). */
-export const SECOND_STEP_METHODS = ['totp', 'recovery', 'passkey'] as const;
+const SECOND_STEP_METHODS = ['totp', 'recovery', 'passkey'] as const;
 export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
 
 /** The password was right and a second step is due: no session yet, only a 5-minute sign-in `flow`. */
-export const SecondStepChallengeSchema = z.object({
+const SecondStepChallengeSchema = z.object({
   secondStep: z.object({
     /** Sent back with the code (POST /api/auth/second-step); valid for 5 minutes. */
     flow: z.string(),

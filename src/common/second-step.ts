@@ -23,7 +23,7 @@ export const secondStepMessages = {
 } as const;
 
 /** Digits of a TOTP code; 30-second steps, SHA-1: what every authenticator app reads from a QR code. */
-export const TOTP_DIGITS = 6;
+const TOTP_DIGITS = 6;
 export const RECOVERY_CODE_COUNT = 10;
 
 export const SECOND_STEP_POLICIES = ['off', 'admins', 'everyone'] as const;
@@ -32,7 +32,6 @@ export type SecondStepPolicy = (typeof SECOND_STEP_POLICIES)[number];
 export const SecondStepPolicySchema = z.object({
   policy: z.enum(SECOND_STEP_POLICIES, { error: secondStepMessages.policyInvalid }),
 });
-export type SecondStepPolicyInput = z.infer<typeof SecondStepPolicySchema>;
 
 /** A code as typed: spaces and dashes are kept for recovery codes and dropped before checking. */
 const CodeSchema = z
@@ -50,7 +49,6 @@ const FlowSchema = z
 
 export const SecondStepFlowSchema = z.object({ flow: FlowSchema });
 export const SecondStepCodeSchema = z.object({ flow: FlowSchema, code: CodeSchema });
-export type SecondStepCodeInput = z.infer<typeof SecondStepCodeSchema>;
 
 /** Turning on TOTP in settings: the first code from the app. */
 export const TotpCodeSchema = z.object({ code: CodeSchema });

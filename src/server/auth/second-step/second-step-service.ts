@@ -42,9 +42,9 @@ import {
 import { hashRecoveryCode, matchingTotpStep, newRecoveryCodes, newTotpSecret } from './totp';
 
 /** A second step waits this long for its code (decision 062). */
-export const SECOND_STEP_TTL_MS = 5 * 60 * 1000;
+const SECOND_STEP_TTL_MS = 5 * 60 * 1000;
 /** Wrong codes one sign-in may try before it must start again with the password. */
-export const SECOND_STEP_MAX_ATTEMPTS = 5;
+const SECOND_STEP_MAX_ATTEMPTS = 5;
 const POLICY_KEY = 'second_step_policy';
 
 /** What a password login comes to: signed in, or a second step to give first. */
