@@ -249,6 +249,19 @@ describe('passkeys with PUBLIC_URL', () => {
       headers: { authorization: `Bearer ${idToken}` },
     });
     expect(removeByToken.status).toBe(403);
+    // Nor may a personal API token, even one that may write.
+    const created = await send<{ secret: string }>(team.server, 'POST', '/api/account/api-tokens', {
+      cookie: cookieOf(team.bob),
+      origin: PUBLIC_URL,
+      json: { name: 'Script', scope: 'write', expiresInDays: 7 },
+    });
+    expect(created.status).toBe(201);
+    const apiToken = { authorization: `Bearer ${created.body.secret}` };
+    expect((await send(team.server, 'GET', '/api/account/passkeys', { headers: apiToken })).status).toBe(403);
+    expect((await send(team.server, 'DELETE', path, { headers: apiToken })).status).toBe(403);
+    expect(
+      (await send(team.server, 'POST', '/api/account/passkeys/options', { headers: apiToken })).status,
+    ).toBe(403);
     expect((await send(team.server, 'GET', '/api/account/passkeys')).status).toBe(401);
 
     const blank = await send(team.server, 'PATCH', path, {
