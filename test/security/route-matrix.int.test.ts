@@ -203,6 +203,25 @@ const ROUTES: Record<string, Row> = {
     request: (world) =>
       jsonRequest('POST', '/api/auth/password-reset', { token: world.resetToken, password: NEW_PASSWORD }),
   },
+  // A passkey sign-in proves itself by the authenticator's answer to a challenge, not by who calls; a real
+  // answer needs an authenticator (src/server/passkeys/passkeys.int.test.ts), so past the policy these get
+  // the 400 of a request without one.
+  'POST /api/auth/passkey/options': {
+    policy: everyone(200),
+    request: () => jsonRequest('POST', '/api/auth/passkey/options'),
+  },
+  'POST /api/auth/passkey': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/passkey', { flow: 'no-such-flow' }),
+  },
+  'POST /api/auth/second-step/passkey/options': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/second-step/passkey/options', {}),
+  },
+  'POST /api/auth/second-step/passkey': {
+    policy: everyone(400),
+    request: () => jsonRequest('POST', '/api/auth/second-step/passkey', { flow: 'no-such-flow' }),
+  },
   // Public: a session changes nothing. A body without its code (or flow) is 400 for every caller alike; an
   // unknown flow's 401 is tested in src/server/auth/second-step/second-step.int.test.ts.
   'POST /api/auth/second-step': {
