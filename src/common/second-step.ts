@@ -14,6 +14,7 @@ export const secondStepMessages = {
   flowExpired: 'This sign-in has expired or is no longer valid. Please log in again.',
   flowTooManyTries: 'Too many wrong codes. Please log in again.',
   enrolFirst: 'Set up your authenticator app first: ask for a new QR code.',
+  passkeyOnly: 'This account has no authenticator app for codes: use your passkey.',
   alreadyOn: 'Two-step sign-in is already on. Turn it off first to use another app.',
   notOn: 'Two-step sign-in is not on.',
   proofRequired: 'Enter your current password or a code from your authenticator app.',

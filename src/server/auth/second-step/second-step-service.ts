@@ -125,13 +125,15 @@ export class SecondStepService {
 
   /** The second step by a TOTP code or a recovery code. */
   async completeWithCode(flow: string, code: string, userAgent: string): Promise<SignedIn> {
-    const { user, idHash, row } = await this.flowUser(flow);
-    if (
-      parseFlowData(row.data).enrolSecret !== undefined ||
-      !(await findTotpFactor(this.deps.db, user.id))?.confirmedAt
-    ) {
-      // Only an account with TOTP on has codes; one setting it up confirms through the enrolment route.
-      throw new AppError('forbidden', secondStepMessages.enrolFirst);
+    const { user, idHash } = await this.flowUser(flow);
+    if (!(await findTotpFactor(this.deps.db, user.id))?.confirmedAt) {
+      // Only an account with TOTP on has codes: one setting it up confirms through the enrolment route, one
+      // with only a passkey uses it.
+      const passkeys = await countPasskeys(this.deps.db, user.id);
+      throw new AppError(
+        'forbidden',
+        passkeys > 0 ? secondStepMessages.passkeyOnly : secondStepMessages.enrolFirst,
+      );
     }
     await this.countedCheck(user, idHash, () => this.acceptCode(user.id, code));
     return this.finish(flow, userAgent);

@@ -228,9 +228,13 @@ describe('TOTP and recovery codes', () => {
     } finally {
       await database.close();
     }
-    const { methods, enrol } = await secondStepFlow(team.server, member);
+    const { client, flow, methods, enrol } = await secondStepFlow(team.server, member);
     expect(methods).toEqual(['passkey']);
     expect(enrol).toBe(false);
+    expect(await errorOf(() => client.auth.completeSecondStep({ flow, code: '123456' }))).toMatchObject({
+      status: 403,
+      message: secondStepMessages.passkeyOnly,
+    });
   });
 });
 
