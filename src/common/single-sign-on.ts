@@ -19,9 +19,16 @@ export const SsoOptionsSchema = z.object({
 });
 export type SsoOptions = z.infer<typeof SsoOptionsSchema>;
 
+/** The API's own words about single sign-on (kept here, out of messages.ts and the first page's bundle). */
+export const ssoMessages = {
+  requiredNotBoolean: 'Say whether single sign-on is required (true or false).',
+  noProvider:
+    'Single sign-on cannot be required: no provider is configured (OIDC_PROVIDERS, see docs/deploy.md).',
+} as const;
+
 /** The admin's single sign-on policy (`PUT /api/admin/sso-policy`). */
 export const SsoPolicySchema = z.object({
-  required: z.boolean({ error: 'Say whether single sign-on is required (true or false).' }),
+  required: z.boolean({ error: ssoMessages.requiredNotBoolean }),
 });
 export type SsoPolicy = z.infer<typeof SsoPolicySchema>;
 

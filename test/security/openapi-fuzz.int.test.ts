@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
+import { passkeyMessages } from '../../src/common/passkeys';
 import { secondStepMessages } from '../../src/common/second-step';
+import { ssoMessages } from '../../src/common/single-sign-on';
 import { hashSessionToken } from '../../src/server/auth/sessions-repository';
 import { openDatabase } from '../../src/server/db/database';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -18,7 +20,12 @@ import { startTestServer, type TestServer } from '../support/test-server';
 
 const SEED = 47;
 // With the features' own catalogues, kept out of messages.ts so the first page's bundle does not carry them.
-const CATALOGUE = new Set<unknown>([...Object.values(messages), ...Object.values(secondStepMessages)]);
+const CATALOGUE = new Set<unknown>([
+  ...Object.values(messages),
+  ...Object.values(secondStepMessages),
+  ...Object.values(passkeyMessages),
+  ...Object.values(ssoMessages),
+]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;
 const FUZZ_TIMEOUT_MS = 240_000;

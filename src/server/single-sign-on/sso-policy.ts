@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Role } from '../../common';
-import { ssoRequiredMessage, type SsoOptions, type SsoPolicy } from '../../common/single-sign-on';
+import {
+  ssoMessages,
+  ssoRequiredMessage,
+  type SsoOptions,
+  type SsoPolicy,
+} from '../../common/single-sign-on';
 import type { PasswordSignInGate } from '../auth/password-sign-in-gate';
 import { AppError, forbidden } from '../core/app-error';
 import type { Viewer } from '../core/viewer';
@@ -34,10 +39,7 @@ export class SsoPolicyService implements PasswordSignInGate {
   async update(viewer: Viewer, policy: SsoPolicy): Promise<SsoPolicy> {
     requireAdmin(viewer);
     if (policy.required && this.deps.providers.list().length === 0) {
-      throw new AppError(
-        'conflict',
-        'Single sign-on cannot be required: no provider is configured (OIDC_PROVIDERS, see docs/deploy.md).',
-      );
+      throw new AppError('conflict', ssoMessages.noProvider);
     }
     await putSetting(this.deps.db, REQUIRED_KEY, String(policy.required));
     return { required: policy.required };
