@@ -59,6 +59,14 @@ export class SecondStepClient {
     return { recoveryCodes, signIn: () => auth.acceptAuthResult(result) };
   }
 
+  /** An admin turns a member's TOTP off, for one who lost both the app and the recovery codes. */
+  async resetMember(memberId: string): Promise<void> {
+    await this.transport.request<void>(
+      'POST',
+      `/api/admin/members/${encodeURIComponent(memberId)}/second-step/reset`,
+    );
+  }
+
   async policy(): Promise<SecondStepPolicy> {
     return (
       await this.transport.request<{ policy: SecondStepPolicy }>('GET', '/api/admin/second-step-policy')

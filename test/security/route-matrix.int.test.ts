@@ -278,6 +278,10 @@ const ROUTES: Record<string, Row> = {
     policy: adminOnly(200),
     request: () => jsonRequest('PUT', '/api/admin/sso-policy', { required: false }),
   },
+  'POST /api/admin/members/:id/second-step/reset': {
+    policy: adminOnly(204),
+    request: (world) => jsonRequest('POST', `/api/admin/members/${world.owner.id}/second-step/reset`),
+  },
   'GET /api/admin/second-step-policy': {
     policy: adminOnly(200),
     request: () => jsonRequest('GET', '/api/admin/second-step-policy'),

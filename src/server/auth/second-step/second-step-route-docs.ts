@@ -11,6 +11,7 @@ import {
   TwoStepStatusSchema,
 } from '../../../common/second-step';
 import { describeRoutes, jsonBody } from '../../http/api-docs';
+import { MemberParamsSchema } from './second-step-routes';
 
 const EnrolledSchema = z.object({ ...AuthResultSchema.shape, ...RecoveryCodesSchema.shape });
 
@@ -118,6 +119,18 @@ export const secondStepRouteDocs = describeRoutes([
     body: jsonBody(SecondStepProofSchema),
     response: { status: 204, description: 'TOTP is off' },
     errors: ['conflict', 'too-many-requests'],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/members/{id}/second-step/reset',
+    tag: 'Team',
+    summary: "Turns a member's TOTP off and deletes their recovery codes, for one who lost both (admins)",
+    description:
+      "The member's password alone then signs in, or, where the team requires a second step, their next login sets up TOTP again. Passkeys stay. 404 for an unknown or deleted account.",
+    caller: 'admin',
+    params: MemberParamsSchema,
+    response: { status: 204, description: 'TOTP is off for the member' },
+    errors: ['not-found'],
   },
   {
     method: 'GET',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { messages } from '../../../common';
 import {
   SecondStepCodeSchema,
@@ -13,6 +14,8 @@ import type { ViewerResolver } from '../../http/viewer-resolver';
 import { perUserRateLimit } from '../../http/write-rate-limit';
 import { signedInSender, userAgentOf } from '../auth-routes';
 import type { SecondStepService } from './second-step-service';
+
+export const MemberParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * Two-step sign-in (docs/decisions/064-two-step-sign-in.md): the second step of a login under
@@ -97,6 +100,13 @@ export function registerSecondStepRoutes(
       return reply.status(204).send();
     },
   );
+
+  app.post('/api/admin/members/:id/second-step/reset', async (request, reply) => {
+    const viewer = await viewers.requireViewer(request);
+    const { id } = parseInput(MemberParamsSchema, request.params);
+    await secondStep.resetFor(viewer, id);
+    return reply.status(204).send();
+  });
 
   app.get('/api/admin/second-step-policy', async (request) => {
     const viewer = await viewers.requireViewer(request);

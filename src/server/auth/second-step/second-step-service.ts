@@ -11,7 +11,7 @@ import {
   type TotpEnrolment,
   type TwoStepStatus,
 } from '../../../common/second-step';
-import { AppError, forbidden, invalidArgument } from '../../core/app-error';
+import { AppError, forbidden, invalidArgument, notFound } from '../../core/app-error';
 import { newSecretToken } from '../../core/ids';
 import { nowIso } from '../../core/time';
 import type { Viewer } from '../../core/viewer';
@@ -211,6 +211,21 @@ export class SecondStepService {
     await this.deps.db.transaction().execute(async (trx) => {
       await deleteTotpFactor(trx, viewer.uid);
       await deleteRecoveryCodes(trx, viewer.uid);
+    });
+  }
+
+  /**
+   * An admin turns a member's TOTP off (and their recovery codes) when they lost both the app and the codes:
+   * the password alone then signs in, or, under the team's policy, the next login sets up TOTP again.
+   * A password reset never does this (it would make the second step only as strong as the inbox).
+   */
+  async resetFor(viewer: Viewer, memberId: string): Promise<void> {
+    if (viewer.role !== 'admin') throw forbidden();
+    const member = await findUserById(this.deps.db, memberId);
+    if (!member || member.status === 'deleted') throw notFound();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await deleteTotpFactor(trx, memberId);
+      await deleteRecoveryCodes(trx, memberId);
     });
   }
 

@@ -253,6 +253,22 @@ describe("the team's second-step policy", () => {
     expect(await policyOf(team.admin).policy()).toBe('off');
   });
 
+  it('lets an admin turn off the TOTP of a member who lost the app and the codes', async () => {
+    const member = await signUpClient(team.server.url, 'Lost everything');
+    await turnOnTotp(member);
+    expect(await errorOf(() => policyOf(team.member).resetMember(member.user.uid))).toMatchObject({
+      status: 403,
+    });
+    expect(await errorOf(() => policyOf(team.admin).resetMember('no-such-member'))).toMatchObject({
+      status: 404,
+    });
+    expect('secondStep' in (await logInWithPassword(team.server, member)).result).toBe(true);
+
+    await policyOf(team.admin).resetMember(member.user.uid);
+    expect('user' in (await logInWithPassword(team.server, member)).result).toBe(true);
+    expect(await twoStepOf(member.client).status()).toMatchObject({ totp: false, recoveryCodesLeft: 0 });
+  });
+
   it('for admins: an admin without a second step sets up TOTP within the login; members sign in as before', async () => {
     await policyOf(team.admin).setPolicy('admins');
     try {
