@@ -247,6 +247,7 @@ export async function createServices({
       signupGate: signupPolicy,
       thumbnails,
       log,
+      outboundAllowPrivate: config.outboundAllowPrivate,
     }),
     ssoPolicy,
     users: new UsersService({ db }),

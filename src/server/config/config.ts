@@ -124,6 +124,7 @@ export const EnvSchema = z.object({
     )
     .default(''),
   APP_CHECK_ENFORCED: z.enum(['true', 'false']).default('false'),
+  OUTBOUND_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: TrustProxySchema,
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(LOGIN_FAILURES_PER_ACCOUNT),
@@ -181,6 +182,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'true: endpoint/bucket/key URLs (most self-hosted S3 services); false: bucket.endpoint',
   S3_KEY_PREFIX: "prefix of every key in the bucket, ending in '/' (dojo/); unset: none",
   APP_CHECK_ENFORCED: 'require an App Check token on storage requests (true or false)',
+  OUTBOUND_ALLOW_PRIVATE:
+    "let requests the server makes to URLs others chose (a sign-in provider's picture) reach loopback, private and link-local addresses (true or false)",
   AUTH_RATE_LIMIT_PER_MINUTE: 'login and signup attempts per client address per minute',
   TRUST_PROXY:
     'addresses / CIDR ranges of the proxies whose X-Forwarded-* are believed (127.0.0.1,10.0.0.0/8); no hop counts; unset: none',
@@ -232,6 +235,8 @@ export interface Config {
   /** Where file bytes live (create-blob-store.ts). */
   blobStorage: BlobStorageConfig;
   appCheckEnforced: boolean;
+  /** Whether outbound requests to URLs others chose may reach private addresses (core/outbound-http.ts). */
+  outboundAllowPrivate: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Where the production web build lives; unset serves no web app (API-only tests). */
   webRoot: string | undefined;
@@ -401,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
     blobStorage: blobStorageOf(values),
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
+    outboundAllowPrivate: values.OUTBOUND_ALLOW_PRIVATE === 'true',
     logLevel: values.LOG_LEVEL,
     webRoot: path.resolve('dist/web'),
     authRateLimitPerMinute: values.AUTH_RATE_LIMIT_PER_MINUTE,

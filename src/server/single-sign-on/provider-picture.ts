@@ -1,14 +1,19 @@
 import { IMAGE_SNIFF_BYTES, sniffRasterImage, THUMBNAIL_MAX_BYTES } from '../../common';
+import { outboundRequest } from '../core/outbound-http';
 
 /** A provider's picture that takes longer than this is not waited for: the account gets a generated one. */
 const PICTURE_TIMEOUT_MS = 5_000;
 
 /**
- * The bytes of the provider's `picture` URL when it is an https (or this machine's http) URL answering a
- * raster image within the profile picture limit, in time; otherwise null, and the caller draws an avatar.
- * Read with a hard byte cap, so a huge or endless answer costs at most the limit.
+ * The bytes of the provider's `picture` URL when it answers a raster image within the profile picture
+ * limit, in time; otherwise null, and the caller draws an avatar. The URL is the provider's word (often
+ * something its user may edit), so it is fetched as any URL someone else chose: no private address unless
+ * the operator allows it, no redirect followed, a hard byte cap.
  */
-export async function fetchProviderPicture(pictureUrl: unknown): Promise<Buffer | null> {
+export async function fetchProviderPicture(
+  pictureUrl: unknown,
+  allowPrivate: boolean,
+): Promise<Buffer | null> {
   if (typeof pictureUrl !== 'string') return null;
   let url: URL;
   try {
@@ -16,34 +21,14 @@ export async function fetchProviderPicture(pictureUrl: unknown): Promise<Buffer 
   } catch {
     return null;
   }
-  const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return null;
   try {
-    const response = await fetch(url, {
-      redirect: 'follow',
-      signal: AbortSignal.timeout(PICTURE_TIMEOUT_MS),
+    const answer = await outboundRequest(url, {
+      timeoutMs: PICTURE_TIMEOUT_MS,
+      maxBytes: THUMBNAIL_MAX_BYTES,
+      allowPrivate,
     });
-    if (!response.ok || !response.body) return null;
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > THUMBNAIL_MAX_BYTES) {
-      await response.body.cancel();
-      return null;
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > THUMBNAIL_MAX_BYTES) {
-        await reader.cancel();
-        return null;
-      }
-      chunks.push(value);
-    }
-    const bytes = Buffer.concat(chunks);
-    return bytes.length > 0 && sniffRasterImage(bytes.subarray(0, IMAGE_SNIFF_BYTES)) ? bytes : null;
+    if (answer.status !== 200 || answer.tooLarge || answer.body.length === 0) return null;
+    return sniffRasterImage(answer.body.subarray(0, IMAGE_SNIFF_BYTES)) ? answer.body : null;
   } catch {
     return null;
   }

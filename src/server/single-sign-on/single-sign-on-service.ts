@@ -54,6 +54,8 @@ interface Deps {
   signupGate: SignupGate;
   thumbnails: ProfileThumbnails;
   log: Logger;
+  /** The operator's OUTBOUND_ALLOW_PRIVATE: whether a provider's picture may be fetched from a private address. */
+  outboundAllowPrivate: boolean;
 }
 
 /**
@@ -168,7 +170,7 @@ export class SingleSignOnService {
     const uid = newId();
     // Loaded when first drawn: node:zlib is not otherwise part of an idle server.
     const picture =
-      (await fetchProviderPicture(claims.picture)) ??
+      (await fetchProviderPicture(claims.picture, this.deps.outboundAllowPrivate)) ??
       (await import('./generated-avatar')).generatedAvatarPng(uid);
     let staged: StagedThumbnail | undefined;
     try {

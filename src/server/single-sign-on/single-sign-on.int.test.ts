@@ -56,7 +56,14 @@ beforeAll(async () => {
   const { providers, problems } = oidcProvidersOf(env.OIDC_PROVIDERS, env, publicUrl);
   expect(problems).toEqual([]);
   server = await startTestServer({
-    configOverrides: { port, publicUrl, oidcProviders: providers, oidcClockToleranceSeconds: 0 },
+    configOverrides: {
+      port,
+      publicUrl,
+      oidcProviders: providers,
+      oidcClockToleranceSeconds: 0,
+      // The test provider's pictures are served from this machine.
+      outboundAllowPrivate: true,
+    },
   });
   // The install's first account: its owner and only admin, with a password.
   ownerEmail = uniqueEmail('owner');
