@@ -89,7 +89,7 @@ test('TOTP turned on in settings is asked for at login; a recovery code works on
   }
 });
 
-test('an admin requires a second step for everyone: a member sets up TOTP within the login, sees the recovery codes, and is in', async ({
+test('an admin requires a second step for everyone: a member sets up TOTP within the login, sees the recovery codes, and is in; an admin turns it off for one who lost it', async ({
   browser,
 }) => {
   // A server of its own: its first signup is the admin, and the policy reaches no other test's logins.
@@ -132,6 +132,24 @@ test('an admin requires a second step for everyone: a member sets up TOTP within
 
     await page.goto('/settings');
     await expect(twoStepSection(page).getByText(/Two-step sign-in is on/)).toBeVisible();
+
+    // The member loses the phone and the codes: with the policy off again, an admin turns their TOTP off.
+    await admin.reload();
+    await policy.getByRole('radio', { name: 'Off', exact: true }).check();
+    await policy.getByRole('button', { name: 'Save' }).click();
+    await expect(policy.getByRole('status')).toContainText('Saved');
+    await admin.goto('/admin/members');
+    const row = admin.getByRole('row').filter({ hasText: member.email });
+    await row.getByRole('button', { name: 'Turn off two-step' }).click();
+    await expect(
+      admin.getByRole('status').filter({ hasText: `Two-step sign-in is off for ${member.displayName}` }),
+    ).toBeVisible();
+
+    await logOut(page);
+    await fillLoginForm(page, member.email, member.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page).toHaveURL('/');
+    await expect(greeting(page, member.displayName)).toBeVisible();
   } finally {
     await closeAll(adminContext, memberContext);
     await server.stop();

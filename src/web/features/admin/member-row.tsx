@@ -3,7 +3,8 @@ import { Avatar } from '../../components/avatar';
 import { BusyButton } from '../../components/busy-button';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 
-export type MemberAction = 'role' | 'status' | 'reset';
+/** 'second-step': turn off the member's TOTP, when they lost the app and the codes (decision 064). */
+export type MemberAction = 'role' | 'status' | 'reset' | 'second-step';
 
 interface MemberRowProps {
   member: Member;
@@ -57,6 +58,9 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
           </BusyButton>
           <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'reset')}>
             {pending === 'reset' ? 'Creating...' : 'Reset link'}
+          </BusyButton>
+          <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'second-step')}>
+            {pending === 'second-step' ? 'Saving...' : 'Turn off two-step'}
           </BusyButton>
         </div>
       </td>

@@ -5,6 +5,7 @@ import { useCursorPages, type CursorPage } from '../../hooks/use-cursor-pages';
 import { useDebouncedValue } from '../../hooks/use-debounced-value';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { dojo } from '../../lib/dojo-client';
+import { SecondStepClient } from '../../../sdk/second-step';
 import { formatDate } from '../../lib/time-format';
 import { AdminTable } from './admin-table';
 import { CopyLink } from './copy-link';
@@ -26,13 +27,17 @@ const membersPage = (search: string, after: string | null): Promise<CursorPage<M
     .listMembers({ search, after })
     .then((page) => ({ items: page.members, nextCursor: page.nextCursor }));
 
-function runAction(member: Member, action: Exclude<MemberAction, 'reset'>): Promise<Member> {
+function runAction(member: Member, action: Exclude<MemberAction, 'reset' | 'second-step'>): Promise<Member> {
   if (action === 'role') return dojo.admin.setRole(member.id, member.role === 'admin' ? 'member' : 'admin');
   return member.status === 'active' ? dojo.admin.deactivate(member.id) : dojo.admin.reactivate(member.id);
 }
 
 /** Said after the change: `before` is the row as it was, `after` as the server answered. */
-function describe(before: Member, after: Member, action: Exclude<MemberAction, 'reset'>): string {
+function describe(
+  before: Member,
+  after: Member,
+  action: Exclude<MemberAction, 'reset' | 'second-step'>,
+): string {
   const done =
     action === 'role'
       ? `${after.displayName} is now ${after.role === 'admin' ? 'an admin' : 'a member'}.`
@@ -43,7 +48,7 @@ function describe(before: Member, after: Member, action: Exclude<MemberAction, '
 }
 
 /** Whether the action takes an admin's role away, and with it the links they made (decision 046). */
-const endsAdminLinks = (member: Member, action: Exclude<MemberAction, 'reset'>): boolean =>
+const endsAdminLinks = (member: Member, action: Exclude<MemberAction, 'reset' | 'second-step'>): boolean =>
   member.role === 'admin' && (action === 'role' || member.status === 'active');
 
 /** Everyone with an account: roles, deactivation and reset links (admins only). */
@@ -66,6 +71,10 @@ export function MembersPage() {
 
   const act = (member: Member, action: MemberAction) =>
     run(member.id, action, async () => {
+      if (action === 'second-step') {
+        await new SecondStepClient(dojo.transport).resetMember(member.id);
+        return `Two-step sign-in is off for ${member.displayName}: their password alone signs in, or sets it up again where the team requires it.`;
+      }
       if (action === 'reset') {
         const link = await dojo.admin.createPasswordReset(member.id);
         setResetLink({ member, link });
