@@ -24,6 +24,7 @@ import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/database';
 import { findUserById, type UserRow } from '../users/users-repository';
 import type { AuthService, SignedIn } from '../auth/auth-service';
+import type { PasswordSignInGate } from '../auth/password-sign-in-gate';
 import type { RelyingParty } from './relying-party';
 import {
   countPasskeysOf,
@@ -67,6 +68,11 @@ export interface SecondStep {
 interface Deps {
   db: Kysely<Database>;
   auth: AuthService;
+  /**
+   * While the team requires single sign-on, a passkey alone signs in only those a password would (admins):
+   * otherwise a member the provider no longer lets in would still get in (docs/decisions/065-passkeys.md).
+   */
+  localSignIns?: PasswordSignInGate;
 }
 
 const hashFlow = (flow: string): string => createHash('sha256').update(`passkey:${flow}`).digest('base64url');
@@ -215,6 +221,7 @@ export class PasskeysService {
     const user = await findUserById(this.deps.db, passkey.userId);
     // The credential was found for an active account a moment ago; a deactivation in between still wins.
     if (user?.status !== 'active') throw notVerified();
+    await this.deps.localSignIns?.check(user.role);
     return this.deps.auth.startSession(authUserOf(user), userAgent);
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../common';
 import { PASSKEYS_PER_MEMBER, passkeyMessages, type Passkey, type PasskeyList } from '../../common/passkeys';
+import { ssoRequiredMessage } from '../../common/single-sign-on';
 import type { SignedInClient } from '../../../test/support/clients';
 import {
   addPasskey,
@@ -511,5 +512,42 @@ describe('a passkey as the second step after a password', () => {
       json: { flow: own.flow },
     });
     expect(notAStep.status).toBe(401);
+  });
+});
+
+describe('passkeys while the team requires single sign-on', () => {
+  // A provider is configured (its issuer is never contacted here): only then may single sign-on be required.
+  const provider = {
+    id: 'corp',
+    name: 'Corp',
+    issuer: 'https://login.corp.invalid',
+    clientId: 'dojo',
+    clientSecret: 'secret',
+    adminGroup: undefined,
+    groupsClaim: 'groups',
+  };
+  const team = useTestTeam(
+    { hal: 'Hal', ivy: 'Ivy' },
+    { configOverrides: { publicUrl: PUBLIC_URL, oidcProviders: [provider] } },
+  );
+
+  it('signs in only the admins with a passkey alone, as with a password', async () => {
+    const halKey = new SoftwareAuthenticator();
+    const ivyKey = new SoftwareAuthenticator();
+    await addPasskey(team.server, team.hal, halKey, PUBLIC_URL);
+    await addPasskey(team.server, team.ivy, ivyKey, PUBLIC_URL);
+    const required = await send(team.server, 'PUT', '/api/admin/sso-policy', {
+      cookie: cookieOf(team.hal),
+      origin: PUBLIC_URL,
+      json: { required: true },
+    });
+    expect(required.status).toBe(200);
+
+    const member = await signInWith(team.server, ivyKey, PUBLIC_URL);
+    expect(member.status).toBe(403);
+    expect(messageOf(member)).toBe(ssoRequiredMessage(['Corp']));
+    expect(member.cookie).toBeUndefined();
+    const admin = await signInWith(team.server, halKey, PUBLIC_URL);
+    expect(admin.status).toBe(200);
   });
 });
