@@ -20,8 +20,11 @@ const boundedString = (max: number) => z.string().check(z.minLength(1), z.maxLen
 
 const LiveWhereSchema = z.object({
   field: boundedString(64),
-  /** `contains-text`: the field's text contains the value, ignoring case and accents (users' names). */
-  op: z.enum(['==', 'array-contains', 'contains-text']),
+  /**
+   * `contains-text`: the field's text contains the value, ignoring case and accents (users' names).
+   * `>=` and `<`: the field's text sorts at or after / before the value (projects' due dates, the calendar).
+   */
+  op: z.enum(['==', 'array-contains', 'contains-text', '>=', '<']),
   value: z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean()]),
 });
 export type LiveWhere = z.infer<typeof LiveWhereSchema>;

@@ -14,7 +14,8 @@ import {
   type LiveTarget,
   type Project,
 } from '../../common';
-import { createProjectAs, type SignedInClient, signUpClient } from '../../../test/support/clients';
+import { addDays, calendarQuery } from '../../common/calendar';
+import { createProjectAs, type SignedInClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { tryLiveSocket } from '../../../test/support/fixtures';
 import {
   startTestServer,
@@ -203,6 +204,12 @@ describe('live authorization: every source × every viewer, first and second to 
     {
       name: 'the dashboard (projects query)',
       target: () => dashboardQuery('all', ada.user.uid, 20),
+      change: assignAda,
+      expected: everyMember,
+    },
+    {
+      name: 'the calendar (projects due in a range)',
+      target: () => calendarQuery('all', ada.user.uid, tomorrow(), addDays(tomorrow(), 7)),
       change: assignAda,
       expected: everyMember,
     },

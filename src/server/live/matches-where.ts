@@ -15,6 +15,11 @@ export function matchesWhere(doc: LiveDoc | FilterableFields, where: LiveWhere[]
         return (
           typeof value === 'string' && nameSearchKey(value).includes(nameSearchKey(String(clause.value)))
         );
+      // Days written YYYY-MM-DD sort as text in their order, in JS as in both databases.
+      case '>=':
+        return typeof value === 'string' && value >= String(clause.value);
+      case '<':
+        return typeof value === 'string' && value < String(clause.value);
     }
   });
 }

@@ -1,5 +1,6 @@
 import { messages, type LiveQuery, type LiveWhere } from '../../common';
 import type { LiveSource } from '../live/live-sources';
+import { calendarMessages, calendarRangeProblem } from '../../common/calendar';
 import { invalidArgument } from '../core/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
@@ -10,18 +11,35 @@ const PROJECT_ORDER_COLUMNS = { createdAt: 'created_at', dueDate: 'due_date', na
 const isOrderField = (field: string): field is keyof typeof PROJECT_ORDER_COLUMNS =>
   Object.hasOwn(PROJECT_ORDER_COLUMNS, field);
 
+type ProjectFilters = Pick<ProjectQuery, 'category' | 'assignedTo' | 'dueFrom' | 'dueBefore'>;
+
 /** The filters a live query may use, in the service's terms; null for any other. */
-function projectFiltersOf(
-  where: LiveWhere[] | undefined,
-): Pick<ProjectQuery, 'category' | 'assignedTo'> | null {
-  const filters: Pick<ProjectQuery, 'category' | 'assignedTo'> = {};
+function projectFiltersOf(where: LiveWhere[] | undefined): ProjectFilters | null {
+  const filters: ProjectFilters = {};
   for (const clause of where ?? []) {
     if (clause.field === 'category' && clause.op === '==') filters.category = String(clause.value);
     else if (clause.field === 'assignedUserIds' && clause.op === 'array-contains')
       filters.assignedTo = String(clause.value);
+    else if (clause.field === 'dueDate' && clause.op === '>=' && filters.dueFrom === undefined)
+      filters.dueFrom = String(clause.value);
+    else if (clause.field === 'dueDate' && clause.op === '<' && filters.dueBefore === undefined)
+      filters.dueBefore = String(clause.value);
     else return null;
   }
   return filters;
+}
+
+/**
+ * A due-date range comes whole and bounded (the calendar's, docs/decisions/067-live-calendar.md): an
+ * open-ended one would follow every project there is.
+ */
+function refuseUnboundedRange(filters: ProjectFilters): void {
+  if (filters.dueFrom === undefined && filters.dueBefore === undefined) return;
+  const problem =
+    filters.dueFrom === undefined || filters.dueBefore === undefined
+      ? calendarMessages.rangeHalf
+      : calendarRangeProblem(filters.dueFrom, filters.dueBefore);
+  if (problem) throw invalidArgument({ where: problem }, messages.badRequest);
 }
 
 /** A live query on `projects` in the service's terms; a filter or order the list cannot do is a 400. */
@@ -29,10 +47,14 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
   const filters = projectFiltersOf(query.where);
   if (!filters) {
     throw invalidArgument(
-      { where: 'Projects can be filtered by category (==) or assignedUserIds (array-contains).' },
+      {
+        where:
+          'Projects can be filtered by category (==), assignedUserIds (array-contains) or a dueDate range (>= and <).',
+      },
       messages.badRequest,
     );
   }
+  refuseUnboundedRange(filters);
   const order = query.orderBy ?? { field: 'createdAt', direction: 'desc' as const };
   if (!isOrderField(order.field)) {
     throw invalidArgument({ orderBy: `Cannot order projects by ${order.field}.` }, messages.badRequest);

@@ -18,6 +18,10 @@ export type ProjectKey = readonly [value: string, id: string];
 export interface ProjectQuery {
   category?: string;
   assignedTo?: string;
+  /** Only projects due on or after this day (YYYY-MM-DD): the calendar's range. */
+  dueFrom?: string | undefined;
+  /** Only projects due before this day. */
+  dueBefore?: string | undefined;
   orderBy: { column: 'created_at' | 'due_date' | 'name'; direction: 'asc' | 'desc' };
   limit?: number;
   /** Only projects after this one in the order. */
@@ -49,6 +53,8 @@ function openProjectsInOrder(db: Kysely<Database>, query: ProjectQuery) {
     const [value, id] = query.endAt;
     select = select.where((eb) => eb(eb.refTuple(column, 'id'), upTo, eb.tuple(value, id)));
   }
+  if (query.dueFrom !== undefined) select = select.where('due_date', '>=', query.dueFrom);
+  if (query.dueBefore !== undefined) select = select.where('due_date', '<', query.dueBefore);
   if (query.category !== undefined) select = select.where('category', '=', query.category);
   if (query.assignedTo !== undefined) {
     const assignedTo = query.assignedTo;

@@ -88,7 +88,7 @@ export const projectsRouteDocs = describeRoutes([
     tag,
     summary: 'List open projects a page at a time, newest first or by due date, filtered on the server',
     description:
-      'Pass `nextCursor` as `after` for the next page, down to the oldest project (keyset paging: every page costs the same). The web app reads lists through the live protocol (docs/api.md); this is the same query over HTTP.',
+      'Pass `nextCursor` as `after` for the next page, down to the oldest project (keyset paging: every page costs the same). The web app reads lists through the live protocol (docs/api.md); this is the same query over HTTP. `dueFrom` and `dueBefore` (YYYY-MM-DD, together, at most 42 days apart) keep the projects due in that range, as the calendar does.',
     caller: 'member',
     query: ListQuerySchema,
     response: { status: 200, description: 'A page of projects, without comments', schema: ProjectPageSchema },

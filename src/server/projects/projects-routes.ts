@@ -10,20 +10,33 @@ import {
   type CompletedProjectPage,
   type Project,
 } from '../../common';
+import { calendarMessages, calendarRangeProblem } from '../../common/calendar';
 import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
 import type { ProjectsService } from './projects-service';
 
-export const ListQuerySchema = z.object({
-  category: z.enum(PROJECT_CATEGORIES).optional(),
-  assignedTo: z.string().min(1).max(64).optional(),
-  /** `newest` (the default) or `dueDate` (soonest first). */
-  sort: z.enum(['newest', 'dueDate'], { error: messages.projectsSortInvalid }).default('newest'),
-  /** The previous page's `nextCursor`. */
-  after: z.string().min(1).max(256).optional(),
-  limit: z.coerce.number().int().min(1).max(LIVE_QUERY_LIMIT_MAX).default(50),
-});
+export const ListQuerySchema = z
+  .object({
+    category: z.enum(PROJECT_CATEGORIES).optional(),
+    assignedTo: z.string().min(1).max(64).optional(),
+    /** `newest` (the default) or `dueDate` (soonest first). */
+    sort: z.enum(['newest', 'dueDate'], { error: messages.projectsSortInvalid }).default('newest'),
+    /** The previous page's `nextCursor`. */
+    after: z.string().min(1).max(256).optional(),
+    limit: z.coerce.number().int().min(1).max(LIVE_QUERY_LIMIT_MAX).default(50),
+    /** The calendar's range: projects due on or after `dueFrom` and before `dueBefore`, both or neither. */
+    dueFrom: z.string().max(10).optional(),
+    dueBefore: z.string().max(10).optional(),
+  })
+  .superRefine((query, context) => {
+    if (query.dueFrom === undefined && query.dueBefore === undefined) return;
+    const problem =
+      query.dueFrom === undefined || query.dueBefore === undefined
+        ? calendarMessages.rangeHalf
+        : calendarRangeProblem(query.dueFrom, query.dueBefore);
+    if (problem) context.addIssue({ code: 'custom', path: ['dueFrom'], message: problem });
+  });
 
 export const CompletedQuerySchema = z.object({
   after: z.string().min(1).max(256).optional(),
@@ -57,6 +70,8 @@ export function registerProjectsRoutes(
           : { column: 'created_at', direction: 'desc' },
       limit: query.limit,
       after: query.after,
+      dueFrom: query.dueFrom,
+      dueBefore: query.dueBefore,
     });
     return reply.type('application/json; charset=utf-8').send(body);
   });
