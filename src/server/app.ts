@@ -45,10 +45,14 @@ import { registerTeamRoutes } from './team/team-routes';
 import { teamRouteDocs } from './team/team-route-docs';
 import { registerAccountRoutes } from './account/account-routes';
 import { accountRouteDocs } from './account/account-route-docs';
+import { registerAppearanceRoutes } from './account/appearance-routes';
+import { appearanceRouteDocs } from './account/appearance-route-docs';
 import { registerPasskeyRoutes } from './passkeys/passkeys-routes';
 import { passkeysRouteDocs } from './passkeys/passkeys-route-docs';
 import { refuseWhatApiTokensMayNotDo, registerApiTokensRoutes } from './api-tokens/api-tokens-routes';
 import { apiTokensRouteDocs } from './api-tokens/api-tokens-route-docs';
+import { registerCalendarFeedRoutes } from './calendar-feed/calendar-feed-routes';
+import { calendarFeedRouteDocs } from './calendar-feed/calendar-feed-route-docs';
 import { registerSingleSignOnRoutes } from './single-sign-on/single-sign-on-routes';
 import { singleSignOnRouteDocs } from './single-sign-on/single-sign-on-route-docs';
 import { projectsLiveSource } from './projects/projects-live-source';
@@ -378,8 +382,10 @@ function registerApiRoutes(
         ...usersRouteDocs,
         ...teamRouteDocs,
         ...accountRouteDocs,
+        ...appearanceRouteDocs,
         ...passkeysRouteDocs,
         ...apiTokensRouteDocs,
+        ...calendarFeedRouteDocs,
         ...singleSignOnRouteDocs,
         ...projectsRouteDocs,
         ...commentsRouteDocs,
@@ -416,12 +422,14 @@ function registerApiRoutes(
   registerUsersRoutes(server, { users, viewers });
   registerTeamRoutes(server, services);
   registerAccountRoutes(server, { ...services, rateLimitPerMinute: config.authRateLimitPerMinute });
+  registerAppearanceRoutes(server, { ...services, publicUrl: config.publicUrl });
   registerPasskeyRoutes(server, {
     ...services,
     rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
   });
   registerApiTokensRoutes(server, services);
+  registerCalendarFeedRoutes(server, { ...services, publicUrl: config.publicUrl });
   registerSingleSignOnRoutes(server, {
     ...services,
     publicUrl: config.publicUrl,

@@ -1,7 +1,9 @@
 import type { Logger } from './core/logger';
 import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
+import { AppearanceService } from './account/appearance-service';
 import { ApiTokensService } from './api-tokens/api-tokens-service';
+import { CalendarFeedService } from './calendar-feed/calendar-feed-service';
 import { Mailer } from './notifications/mailer';
 import { PasswordResetService } from './team/password-reset-service';
 import { AuthService } from './auth/auth-service';
@@ -97,8 +99,12 @@ export interface Services {
   invitations: InvitationsService;
   members: MembersService;
   account: AccountService;
+  /** The member's theme (docs/decisions/069-dark-theme-and-room-to-work.md). */
+  appearance: AppearanceService;
   /** Personal API tokens (docs/decisions/063-personal-api-tokens.md). */
   apiTokens: ApiTokensService;
+  /** The private calendar feed (docs/decisions/068-private-calendar-feed.md). */
+  calendarFeed: CalendarFeedService;
   passwordResets: PasswordResetService;
   /** Present when SMTP_URL is set; closed with the app. */
   mailer: Mailer | undefined;
@@ -221,6 +227,7 @@ export async function createServices({
     hashPassword,
     passwordSignIns: ssoPolicy,
   });
+  const projects = new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus });
   return {
     viewers,
     sessions,
@@ -238,7 +245,7 @@ export async function createServices({
     projectViewers,
     auth,
     secondStep: new SecondStepService({ db, auth, loginFailures }),
-    passkeys: new PasskeysService({ db, auth }),
+    passkeys: new PasskeysService({ db, auth, localSignIns: ssoPolicy }),
     singleSignOn: new SingleSignOnService({
       db,
       writes,
@@ -251,7 +258,8 @@ export async function createServices({
     }),
     ssoPolicy,
     users: new UsersService({ db }),
-    projects: new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus }),
+    projects,
+    calendarFeed: new CalendarFeedService({ db, writes, projects }),
     comments: new CommentsService({ db: projectsDb ?? db, writes: contentWrites }),
     notifications: new NotificationsService({ db, writes, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
@@ -259,6 +267,7 @@ export async function createServices({
     invitations,
     members: new MembersService({ db, auth, writes }),
     account: new AccountService({ db, auth, thumbnails, writes }),
+    appearance: new AppearanceService({ db }),
     apiTokens: new ApiTokensService({ db, auth, writes }),
     passwordResets: new PasswordResetService({
       db,

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
+import { appearanceMessages } from '../../src/common/appearance';
 import { passkeyMessages } from '../../src/common/passkeys';
 import { secondStepMessages } from '../../src/common/second-step';
 import { ssoMessages } from '../../src/common/single-sign-on';
@@ -25,6 +26,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(secondStepMessages),
   ...Object.values(passkeyMessages),
   ...Object.values(ssoMessages),
+  ...Object.values(appearanceMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;

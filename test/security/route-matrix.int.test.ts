@@ -330,6 +330,14 @@ const ROUTES: Record<string, Row> = {
     policy: signedIn(204),
     request: () => jsonRequest('POST', '/api/account/sessions/sign-out-others'),
   },
+  'GET /api/account/appearance': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/account/appearance'),
+  },
+  'PUT /api/account/appearance': {
+    policy: signedIn(200),
+    request: () => jsonRequest('PUT', '/api/account/appearance', { theme: 'dark' }),
+  },
   'POST /api/account/delete': {
     policy: signedIn(204),
     request: () => jsonRequest('POST', '/api/account/delete', { password: PASSWORD }),
@@ -352,6 +360,29 @@ const ROUTES: Record<string, Row> = {
     policy: ownerOnly(204, 404),
     needs: ['api-token'],
     request: (world) => jsonRequest('DELETE', `/api/account/api-tokens/${world.apiTokenId}`),
+  },
+  // The calendar feed's settings: account security, so an API token is refused 403 (apiTokensMayCall).
+  'GET /api/account/calendar-feed': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/account/calendar-feed'),
+  },
+  'PUT /api/account/calendar-feed': {
+    policy: signedIn(200),
+    request: () => jsonRequest('PUT', '/api/account/calendar-feed', { scope: 'mine' }),
+  },
+  // Each cell's owner has no feed: past the policy, a reset finds nothing to reset.
+  'POST /api/account/calendar-feed/reset': {
+    policy: signedIn(409),
+    request: () => jsonRequest('POST', '/api/account/calendar-feed/reset'),
+  },
+  'DELETE /api/account/calendar-feed': {
+    policy: signedIn(204),
+    request: () => jsonRequest('DELETE', '/api/account/calendar-feed'),
+  },
+  // The feed's address is its only credential: a session or a token grants nothing there.
+  'GET /api/calendar/:file': {
+    policy: everyone(404),
+    request: () => jsonRequest('GET', `/api/calendar/${'a'.repeat(43)}.ics`),
   },
   // Passkeys: the browser's own session only; an id token or an API token is refused 403.
   'GET /api/account/passkeys': {

@@ -561,6 +561,31 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // A member's private calendar feed (docs/decisions/068-private-calendar-feed.md): one per member, found
+    // by the sha256 of its secret, which is never stored; it goes with the account.
+    '0024_calendar_feeds': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('calendar_feeds')
+          .addColumn('user_id', 'text', (column) =>
+            column.primaryKey().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('token_hash', 'text', (column) => column.notNull().unique())
+          .addColumn('scope', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .execute();
+      },
+    },
+    // The theme a member pins (docs/decisions/069-dark-theme-and-room-to-work.md).
+    '0025_appearance': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('users')
+          .addColumn('theme', 'text', (column) => column.notNull().defaultTo('system'))
+          .execute();
+      },
+    },
   };
 }
 

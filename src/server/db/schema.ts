@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Role } from '../../common';
+import type { Theme } from '../../common/appearance';
 
 /**
  * Table types for Kysely. Timestamps are ISO 8601 UTC strings with milliseconds in both dialects, so
@@ -26,6 +27,8 @@ export interface UsersTable {
   last_active_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The theme the member pinned: 'system' (the default), 'light' or 'dark' (docs/decisions/069-dark-theme-and-room-to-work.md). */
+  theme: Generated<Theme>;
 }
 
 export type AccountStatus = 'active' | 'deactivated' | 'deleted';
@@ -252,6 +255,20 @@ export interface Database {
   passkeys: PasskeysTable;
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
+  calendar_feeds: CalendarFeedsTable;
+}
+
+/** A member's private calendar feed (docs/decisions/068-private-calendar-feed.md). */
+interface CalendarFeedsTable {
+  user_id: string;
+  /** sha256 of the feed's secret (the last segment of its address); the secret itself is never stored. */
+  token_hash: string;
+  /** 'all' (every open project) or 'mine' (those the member is assigned to). */
+  scope: 'all' | 'mine';
+  /** When the current secret was made (turned on or reset). */
+  created_at: string;
+  /** The last change of the feed's settings: part of its Last-Modified. */
+  updated_at: string;
 }
 
 /** The notification email outbox (docs/decisions/029-notification-email.md). */

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isClientRoute, messages, type ErrorBody } from '../../common';
+import { pinnedThemeOf, THEME_COOKIE } from '../../common/appearance';
 import { newCspNonce, pageContentSecurityPolicy } from './security-headers';
 
 /** The app's screens, and index.html by its own name; anything else renders the app's not-found page with a 404. */
@@ -41,9 +42,14 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
     });
   }
 
-  const sendIndex = (reply: FastifyReply, status: number) => {
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply, status: number) => {
     const nonce = newCspNonce();
-    const html = (indexHtml ?? '').replace('</head>', `<meta name="csp-nonce" content="${nonce}"></head>`);
+    // A pinned theme goes on <html> before the first paint, with no script (the CSP allows none inline);
+    // without one the stylesheet follows prefers-color-scheme (docs/decisions/069-dark-theme-and-room-to-work.md).
+    const theme = pinnedThemeOf(request.cookies[THEME_COOKIE]);
+    const html = (indexHtml ?? '')
+      .replace('<html lang="en">', theme ? `<html lang="en" data-theme="${theme}">` : '<html lang="en">')
+      .replace('</head>', `<meta name="csp-nonce" content="${nonce}"></head>`);
     return reply
       .status(status)
       .header('content-security-policy', pageContentSecurityPolicy(nonce))
@@ -57,7 +63,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | und
     // The server's own paths answer JSON, /metrics included: it is no route when metrics are off.
     const isApi = url.startsWith('/api/') || url.startsWith('/v0/') || url === '/live' || url === '/metrics';
     if (!isApi && indexHtml && (request.method === 'GET' || request.method === 'HEAD')) {
-      return sendIndex(reply, isAppPage(url) ? 200 : 404);
+      return sendIndex(request, reply, isAppPage(url) ? 200 : 404);
     }
     const body: ErrorBody = {
       error: { code: 'not-found', message: messages.notFound, requestId: request.id },
