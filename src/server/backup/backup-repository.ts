@@ -34,6 +34,7 @@ export const EXPORTED_TABLES = [
   'passkeys',
   'totp_factors',
   'recovery_codes',
+  'calendar_feeds',
 ] as const satisfies readonly (keyof Database)[];
 type NotExported = Extract<keyof Database, 'storage_uploads' | 'project_viewers' | 'sign_in_flows'>;
 type Unlisted = Exclude<keyof Database, (typeof EXPORTED_TABLES)[number] | NotExported>;
