@@ -107,7 +107,7 @@ test('an admin requires a second step for everyone: a member sets up TOTP within
     const policy = admin.getByRole('region', { name: 'Two-step sign-in' });
     await expect(policy.getByRole('radio', { name: 'Off', exact: true })).toBeChecked();
     await policy.getByRole('radio', { name: 'For everyone' }).check();
-    await policy.getByRole('button', { name: 'Save' }).click();
+    await policy.getByRole('button', { name: 'Save two-step rule' }).click();
     await expect(policy.getByRole('status')).toContainText('Saved');
     await expectNoAxeViolations(admin);
 
@@ -136,7 +136,7 @@ test('an admin requires a second step for everyone: a member sets up TOTP within
     // The member loses the phone and the codes: with the policy off again, an admin turns their TOTP off.
     await admin.reload();
     await policy.getByRole('radio', { name: 'Off', exact: true }).check();
-    await policy.getByRole('button', { name: 'Save' }).click();
+    await policy.getByRole('button', { name: 'Save two-step rule' }).click();
     await expect(policy.getByRole('status')).toContainText('Saved');
     await admin.goto('/admin/members');
     const row = admin.getByRole('row').filter({ hasText: member.email });

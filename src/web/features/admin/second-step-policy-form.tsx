@@ -85,7 +85,7 @@ export function SecondStepPolicyForm() {
           <p className="radio-hint">
             Single sign-on is not affected: the provider decides its own second step.
           </p>
-          <FormSubmit form={form} label="Save" pendingLabel="Saving..." />
+          <FormSubmit form={form} label="Save two-step rule" pendingLabel="Saving..." />
           <div className="form-status" role="status">
             {saved && <p>Saved: the next password logins follow the new rule.</p>}
           </div>
