@@ -9,6 +9,7 @@ export const CLIENT_ROUTES = {
   project: '/projects/:id',
   editProject: '/projects/:id/edit',
   completed: '/completed',
+  calendar: '/calendar',
   login: '/login',
   signup: '/signup',
   settings: '/settings',

@@ -80,6 +80,9 @@ const screens = {
       Screen: module.ResetPasswordPage,
     })),
   ),
+  calendar: lazyScreen(() =>
+    import('../features/calendar/calendar-page').then((module) => ({ Screen: module.CalendarPage })),
+  ),
   settings: lazyScreen(() =>
     import('../features/settings/settings-page').then((module) => ({ Screen: module.SettingsPage })),
   ),
@@ -127,6 +130,7 @@ const AUDIENCES: Record<ClientRoute, 'users' | 'admins' | 'visitors' | 'visitors
   project: 'users',
   editProject: 'users',
   completed: 'users',
+  calendar: 'users',
   login: 'visitors',
   signup: 'visitors-and-unnamed',
   forgotPassword: 'visitors',

@@ -37,6 +37,12 @@ export function Sidebar({ user }: { user: AuthUser }) {
               </NavLink>
             </li>
             <li>
+              <NavLink to={CLIENT_ROUTES.calendar}>
+                <Icon name="calendar" className="sidebar-icon" />
+                <span>Calendar</span>
+              </NavLink>
+            </li>
+            <li>
               <NavLink to={CLIENT_ROUTES.completed}>
                 <Icon name="check" className="sidebar-icon" />
                 <span>Completed</span>

@@ -4,7 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Icon, type IconName } from './icon';
 
-const NAMES: IconName[] = ['temple', 'dashboard', 'plus', 'users', 'mail', 'check', 'bell'];
+const NAMES: IconName[] = ['temple', 'dashboard', 'plus', 'users', 'mail', 'check', 'bell', 'calendar'];
 
 function svgOf(props: Parameters<typeof Icon>[0]): SVGSVGElement {
   const { container } = render(createElement(Icon, props));

@@ -2,7 +2,7 @@ import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { messages, type DashboardFilter, type DashboardSort } from '../../../common';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { FilterBar } from './filter-bar';
+import { FilterBar } from '../../components/filter-bar';
 import { ProjectList } from './project-list';
 import { SortSelect } from './sort-select';
 import { useListAnnouncements } from './use-list-announcements';

@@ -1,4 +1,4 @@
-import { DASHBOARD_FILTERS, type DashboardFilter } from '../../../common';
+import { DASHBOARD_FILTERS, type DashboardFilter } from '../../common';
 
 export interface FilterBarProps {
   current: DashboardFilter;
