@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { messages } from '../../common';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { LiveAnnouncer } from '../components/live-announcer';
@@ -10,6 +10,12 @@ import './layout.css';
 
 export function Layout({ children }: { children: ReactNode }) {
   const { user } = useAuthContext();
+  const uid = user?.uid;
+  // Signed in (here, or on another device meanwhile): this browser takes the account's theme, from a lazy
+  // chunk so the first page carries none of it (docs/decisions/069-dark-theme-and-room-to-work.md).
+  useEffect(() => {
+    if (uid) void import('../lib/apply-theme').then((theme) => theme.syncTheme());
+  }, [uid]);
 
   return (
     <div className={user ? 'app app-signed-in' : 'app'}>

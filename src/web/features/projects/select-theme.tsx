@@ -10,14 +10,18 @@ function selectTheme(theme: Theme): Theme {
     ...theme,
     colors: {
       ...theme.colors,
-      // Focused outline and the selected option (white text on it: 5.62:1).
+      // Focused outline and the selected option (its text is neutral0: 5.62:1 light, 5.8:1 dark).
       primary: 'var(--primary-color)',
-      primary75: '#8f78e3',
+      primary75: 'var(--primary-soft-border)',
       // Pressed option and the option under the pointer or keyboard (dark text on them).
-      primary50: '#d9d1f6',
-      primary25: '#eeeafb',
+      primary50: 'var(--primary-soft-strong)',
+      primary25: 'var(--primary-soft)',
       danger: 'var(--error-color)',
       dangerLight: 'var(--error-bg)',
+      // The control's and the menu's background, and a disabled control's, in the page's theme.
+      neutral0: 'var(--card-bg)',
+      neutral5: 'var(--panel-bg)',
+      neutral10: 'var(--primary-soft)',
       // Outline, arrows and separator: 3.45:1 against white (1.4.11 needs 3:1).
       neutral20: 'var(--input-border)',
       neutral30: 'var(--text-muted)',
@@ -52,7 +56,7 @@ function selectStyles<Option, IsMulti extends boolean>(
             : 'var(--text-muted)',
       },
     }),
-    multiValue: (base) => ({ ...base, backgroundColor: '#eeeafb' }),
+    multiValue: (base) => ({ ...base, backgroundColor: 'var(--primary-soft)' }),
     multiValueLabel: (base) => ({ ...base, color: 'var(--text-strong)', fontSize: '90%' }),
     multiValueRemove: (base) => ({ ...base, color: 'var(--text-color)' }),
     menu: (base) => ({ ...base, zIndex: 5 }),
