@@ -28,7 +28,7 @@ import {
   httpServerOptions,
   limitConnectionsPerAddress,
 } from './http/connection-guards';
-import { limitBodyTime, settleUnreadBody } from './http/request-body';
+import { limitBodyTime, readJsonInUtf8Only, settleUnreadBody } from './http/request-body';
 import { isCrossSiteRequest } from './http/origin';
 import { createSharedRateLimitStore } from './http/rate-limit-store';
 import { limitEveryWrite } from './http/write-rate-limit';
@@ -207,6 +207,7 @@ function createServer(config: Config, logDestination: LogDestination | undefined
     schemaController: { compilersFactory: { buildValidator: noJsonSchemas, buildSerializer: noJsonSchemas } },
   });
   server.addHook('onRoute', (route) => logging.learnRoute(route.url));
+  readJsonInUtf8Only(server);
   limitConnectionsPerAddress(server.server, config.maxConnectionsPerAddress, server.log);
   return server;
 }

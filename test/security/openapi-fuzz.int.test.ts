@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
+import { apiTokenMessages } from '../../src/common/api-tokens';
 import { appearanceMessages } from '../../src/common/appearance';
 import { passkeyMessages } from '../../src/common/passkeys';
 import { secondStepMessages } from '../../src/common/second-step';
@@ -23,6 +24,7 @@ const SEED = 47;
 // With the features' own catalogues, kept out of messages.ts so the first page's bundle does not carry them.
 const CATALOGUE = new Set<unknown>([
   ...Object.values(messages),
+  ...Object.values(apiTokenMessages),
   ...Object.values(secondStepMessages),
   ...Object.values(passkeyMessages),
   ...Object.values(ssoMessages),

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parse as parseContentType } from 'content-type';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messages, UNREAD_BODY_DRAIN_MAX_BYTES } from '../../common';
 import { AppError } from '../core/app-error';
 import { refuseSocket } from './error-handler';
@@ -57,4 +58,32 @@ export function limitBodyTime(request: FastifyRequest, reply: FastifyReply, dead
   const clear = () => clearTimeout(timer);
   raw.once('end', clear);
   raw.once('close', clear);
+}
+
+/** True when a JSON body's Content-Type names no charset or UTF-8, the only one JSON may be sent in (RFC 8259). */
+function isUtf8Json(contentType: string | undefined): boolean {
+  try {
+    const charset = parseContentType(contentType ?? '').parameters.charset?.toLowerCase();
+    return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * JSON bodies are read as UTF-8 whatever their Content-Type says, so a body labelled in another charset
+ * (UTF-16) would be read as something its sender did not write. It is refused instead, with the same 400
+ * as any body the server cannot read; otherwise Fastify's own parser (its prototype-poisoning checks
+ * included) reads it.
+ */
+export function readJsonInUtf8Only(server: FastifyInstance): void {
+  const parseJson = server.getDefaultJsonParser('error', 'error');
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!isUtf8Json(request.headers['content-type'])) {
+      done(new AppError('invalid-argument', messages.badRequest), undefined);
+      return;
+    }
+    parseJson(request, typeof body === 'string' ? body : body.toString('utf8'), done);
+  });
 }
