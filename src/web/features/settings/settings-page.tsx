@@ -1,7 +1,9 @@
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { AnnouncementsSection } from './announcements-section';
+import { AppearanceSection } from './appearance-section';
 import { ApiTokensSection } from './api-tokens-section';
+import { CalendarFeedSection } from './calendar-feed-section';
 import { DeleteAccountForm } from './delete-account-form';
 import { NotificationPreferencesSection } from './notification-preferences-section';
 import { PasskeysSection } from './passkeys-section';
@@ -29,7 +31,9 @@ export function SettingsPage() {
       <TwoStepSection />
       <SessionsSection {...sessions} />
       <ApiTokensSection />
+      <CalendarFeedSection />
       <NotificationPreferencesSection />
+      <AppearanceSection />
       <AnnouncementsSection />
       <DeleteAccountForm />
     </div>
