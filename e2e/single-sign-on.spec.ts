@@ -113,7 +113,10 @@ test("an admin requires single sign-on; the login page then leads with the provi
     const required = admin.getByRole('checkbox', { name: 'Require single sign-on' });
     await expect(required).not.toBeChecked();
     await required.check();
-    await admin.getByRole('region', { name: 'Single sign-on' }).getByRole('button', { name: 'Save' }).click();
+    await admin
+      .getByRole('region', { name: 'Single sign-on' })
+      .getByRole('button', { name: 'Save single sign-on rule' })
+      .click();
     await expect(admin.getByText('Saved: single sign-on is required.')).toBeVisible();
 
     const page = await memberContext.newPage();

@@ -71,7 +71,7 @@ export function SsoPolicyForm() {
               admins.
             </p>
           </div>
-          <FormSubmit form={form} label="Save" pendingLabel="Saving..." />
+          <FormSubmit form={form} label="Save single sign-on rule" pendingLabel="Saving..." />
           <div className="form-status" role="status">
             {saved && <p>Saved: {required ? 'single sign-on is required.' : 'passwords work again.'}</p>}
           </div>
