@@ -7,12 +7,12 @@ import { z } from 'zod/mini';
  */
 
 /** 'all': every open project; 'mine': only those the member is assigned to. */
-export const CALENDAR_FEED_SCOPES = ['all', 'mine'] as const;
+const CALENDAR_FEED_SCOPES = ['all', 'mine'] as const;
 export type CalendarFeedScope = (typeof CALENDAR_FEED_SCOPES)[number];
 
 /** Where feeds are served: `<origin>/api/calendar/<secret>.ics`. */
-export const CALENDAR_FEED_PATH = '/api/calendar';
-export const CALENDAR_FEED_EXTENSION = '.ics';
+const CALENDAR_FEED_PATH = '/api/calendar';
+const CALENDAR_FEED_EXTENSION = '.ics';
 /** The secret's form: 32 random bytes in base64url. */
 const CALENDAR_FEED_SECRET = /^[\w-]{43}$/;
 
@@ -25,7 +25,6 @@ export const calendarFeedMessages = {
 export const PutCalendarFeedSchema = z.object({
   scope: z.enum(CALENDAR_FEED_SCOPES, { error: calendarFeedMessages.scopeInvalid }),
 });
-export type PutCalendarFeedInput = z.infer<typeof PutCalendarFeedSchema>;
 
 /** The feed's address in a request path: `<secret>.ics`. */
 export const CalendarFeedParamsSchema = z.object({ file: z.string() });
