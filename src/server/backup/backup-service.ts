@@ -120,14 +120,15 @@ async function exportWith(
 const CREDENTIAL_KEY_SETTINGS = new Set(['id_token_hmac_key', 'app_check_hmac_key']);
 
 /**
- * Sessions (and the presence rows named by them), unused password-reset links and the keys that sign
- * credentials: what lets anyone in without a password. Accounts, their password hashes, invitations and
- * all content stay.
+ * Sessions (and the presence rows named by them), unused password-reset links, calendar feed addresses
+ * (docs/decisions/068-private-calendar-feed.md) and the keys that sign credentials: what lets anyone in, or
+ * read projects, without a password. Accounts, their password hashes, invitations and all content stay.
  */
 function withoutSignIns(tables: Record<ExportedTable, TableRow[]>): void {
   tables.sessions = [];
   tables.live_presence = [];
   tables.password_resets = [];
+  tables.calendar_feeds = [];
   tables.settings = tables.settings.filter((row) => !CREDENTIAL_KEY_SETTINGS.has(String(row.key)));
 }
 
