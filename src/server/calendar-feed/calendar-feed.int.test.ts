@@ -5,8 +5,10 @@ import { calendarFeedMessages } from '../../common/calendar-feed';
 import { calendarFeedOf } from '../../../test/support/calendar-feed';
 import { callWithToken, tokensOf } from '../../../test/support/api-tokens';
 import { createProjectAs, errorOf, signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { insertProjectsInBulk } from '../../../test/support/bulk-projects';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { useTestTeam } from '../../../test/support/test-team';
+import { FEED_REQUESTS_PER_MINUTE } from './calendar-feed-routes';
 
 /**
  * The private calendar feed (docs/decisions/068-private-calendar-feed.md) on the real server, on SQLite and
@@ -312,5 +314,37 @@ describe('the calendar feed', () => {
       expect(secret).toHaveLength(43);
       expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
     }
+  });
+  it('limits the requests one address may make a minute', async () => {
+    const mo = await newMember('Mo');
+    const url = await turnOn(mo, 'mine');
+    const statuses: number[] = [];
+    for (let request = 0; request <= FEED_REQUESTS_PER_MINUTE; request += 1) {
+      statuses.push((await fetchFeed(url)).response.status);
+    }
+    expect(statuses.slice(0, FEED_REQUESTS_PER_MINUTE).every((status) => status === 200)).toBe(true);
+    const refused = await fetchFeed(url);
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  // Last: the bulk projects are open, so they would be in the other tests' 'all' feeds.
+  it('holds every project of a long list, read page by page with ties on the due day', async () => {
+    const nia = await newMember('Nia');
+    const count = 1_234;
+    const ids = await insertProjectsInBulk(team.server, {
+      count,
+      creatorId: team.ada.user.uid,
+      assigneeIds: [nia.user.uid],
+    });
+    const url = await turnOn(nia, 'mine');
+    const { response, text } = await fetchFeed(url);
+    expect(response.status).toBe(200);
+    const events = parseFeed(text).events;
+    expect(events.size).toBe(count);
+    expect([...events.keys()].sort()).toEqual(ids.map((id) => `${id}@${host()}`).sort());
+    // Soonest due first, as the feed promises.
+    const starts = [...events.values()].map((event) => event.start);
+    expect(starts).toEqual([...starts].sort());
   });
 });
