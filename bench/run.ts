@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { calendar } from './calendar';
 import { comments } from './comments';
 import { commentThread } from './comment-thread';
 import { createLatency } from './create-latency';
@@ -39,6 +40,7 @@ const BENCHMARKS: Benchmark[] = [
   commentThread,
   scale,
   web,
+  calendar,
   storage,
   storageS3,
   load,

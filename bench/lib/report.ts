@@ -271,6 +271,15 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'calendar-tti',
+    what: 'Calendar month with 1,000 projects due in one month rendered and interactive',
+    target: '< 1 s',
+    figures: ['calendar.interactive'],
+    measured: ([interactive]) => `${fmt(interactive, 0)} ms`,
+    met: ([interactive]) => (interactive ?? Infinity) < 1000,
+    peer: '—',
+  },
+  {
     id: 'storage',
     what: 'Resumable upload of 100 MB',
     target: '≥ 0.5 × bare loopback',

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useSearchParams } from 'react-router';
 import { CLIENT_ROUTES, localToday, messages, projectPath, type Project } from '../../../common';
 import {
@@ -191,11 +192,21 @@ export function CalendarPage() {
     }
   };
 
+  /** Closes the day's list (its button had focus) and gives focus back to the day in the grid. */
+  const focusDayAfter = (update: () => void, day: string) => {
+    flushSync(update);
+    if (day === view.day) gridRef.current?.querySelector<HTMLElement>(`[data-day="${day}"]`)?.focus();
+    else {
+      focusDayRef.current = true;
+      setView({ ...view, day });
+    }
+  };
+
   const startMove = (project: Project) => {
-    setMoving(project);
-    setOpenDay(null);
-    focusDayRef.current = true;
-    setView({ ...view, day: project.dueDate });
+    focusDayAfter(() => {
+      setMoving(project);
+      setOpenDay(null);
+    }, project.dueDate);
     say(
       `Moving ${project.name}, due ${dayName(project.dueDate)}. Arrow keys choose a day, Enter drops it there, Escape cancels.`,
     );
@@ -274,7 +285,11 @@ export function CalendarPage() {
         onClick={(event) => {
           const cell = (event.target as Element).closest<HTMLElement>('[data-day]');
           const day = cell?.dataset.day;
-          if (day && day !== view.day) setView({ ...view, day });
+          if (!day) return;
+          // A click makes the day the grid's tab stop and focuses it, as the arrow keys do.
+          focusDayRef.current = true;
+          if (day !== view.day) setView({ ...view, day });
+          else cell?.focus();
         }}
       >
         <div role="row" className="calendar-row calendar-weekdays">
@@ -285,7 +300,16 @@ export function CalendarPage() {
           ))}
         </div>
         {weeks.map((week) => (
-          <div role="row" className="calendar-row" key={week[0]}>
+          <div
+            role="row"
+            key={week[0]}
+            className={
+              // On a narrow screen a week without projects, today or the active day is left out whole.
+              week.some((day) => byDay.has(day) || day === today || day === view.day)
+                ? 'calendar-row'
+                : 'calendar-row calendar-row-empty'
+            }
+          >
             {week.map((day) => (
               <DayCell
                 key={day}
@@ -335,10 +359,7 @@ export function CalendarPage() {
           <button
             type="button"
             className="btn"
-            onClick={() => {
-              setOpenDay(null);
-              focusDayRef.current = true;
-            }}
+            onClick={() => focusDayAfter(() => setOpenDay(null), view.day)}
           >
             Close
           </button>

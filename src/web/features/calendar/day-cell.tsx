@@ -23,6 +23,12 @@ export interface DayCellProps {
   onDropProject: (projectId: string, day: string) => void;
 }
 
+/**
+ * The project being dragged on this page: drops come only from the calendar itself, and the id is kept here
+ * rather than in the drag data, which a browser shows to other pages and lets other pages fill.
+ */
+let draggedProjectId: string | null = null;
+
 const countText = (count: number) =>
   count === 0 ? 'no projects due' : count === 1 ? '1 project due' : `${count} projects due`;
 
@@ -44,11 +50,12 @@ export const DayCell = memo(function DayCell({
 }: DayCellProps) {
   const hidden = projects.length - shown;
   const onDragOver = (event: DragEvent) => {
-    if (event.dataTransfer.types.includes('application/x-dojo-project')) event.preventDefault();
+    if (draggedProjectId !== null) event.preventDefault();
   };
   const onDrop = (event: DragEvent) => {
-    const id = event.dataTransfer.getData('application/x-dojo-project');
-    if (!id) return;
+    const id = draggedProjectId;
+    draggedProjectId = null;
+    if (id === null) return;
     event.preventDefault();
     onDropProject(id, day);
   };
@@ -57,6 +64,7 @@ export const DayCell = memo(function DayCell({
   if (day === today) classes.push('calendar-day-today');
   if (projects.length === 0) classes.push('calendar-day-empty');
   if (dropTarget) classes.push('calendar-day-drop-target');
+  if (active) classes.push('calendar-day-active');
   return (
     <div
       role="gridcell"
@@ -88,11 +96,13 @@ export const DayCell = memo(function DayCell({
                 onDragStart={
                   canMove
                     ? (event) => {
-                        event.dataTransfer.setData('application/x-dojo-project', project.id);
+                        draggedProjectId = project.id;
+                        event.dataTransfer.setData('text/plain', project.name);
                         event.dataTransfer.effectAllowed = 'move';
                       }
                     : undefined
                 }
+                onDragEnd={() => (draggedProjectId = null)}
               >
                 <a href={projectPath(project.id)} tabIndex={-1} className="calendar-project-name">
                   {overdue && <span className="calendar-overdue-mark">Overdue: </span>}

@@ -1,0 +1,136 @@
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
+import { expect, newSignedInContext, newUser, test } from './support/fixtures';
+import { closeAll, createProjectViaApi, uniqueProjectName } from './support/projects';
+
+/**
+ * The calendar (docs/product-spec.md, the calendar screen): two members of one team, each in their own
+ * browser context. A month far in the future keeps these projects apart from every other test's.
+ */
+const MONTH_DAY = '2032-07-14';
+
+const dayCell = (page: Page, day: string) => page.locator(`[role="gridcell"][data-day="${day}"]`);
+
+async function openCalendar(page: Page, query = `?day=${MONTH_DAY}`): Promise<void> {
+  await page.goto(`/calendar${query}`);
+  await expect(page.getByRole('grid')).toBeVisible();
+  await expect(page.getByRole('grid')).toHaveAttribute('aria-busy', 'false');
+}
+
+test('a teammate’s new project appears live; dragging and the keyboard move it and the other member sees it move', async ({
+  browser,
+}) => {
+  const a = await newSignedInContext(browser, newUser('watcher'));
+  const b = await newSignedInContext(browser, newUser('mover'));
+  try {
+    await openCalendar(a.page);
+    await openCalendar(b.page);
+    await expect(a.page.getByRole('heading', { name: 'July 2032' })).toBeVisible();
+
+    const name = uniqueProjectName('calendar');
+    await createProjectViaApi(b.context.request, {
+      name,
+      dueDate: '2032-07-16',
+      category: 'design',
+      assignedUserIds: [a.user.uid],
+    });
+    // Live: no reload on either side.
+    await expect(dayCell(a.page, '2032-07-16').getByText(name)).toBeVisible();
+    await expect(dayCell(a.page, '2032-07-16')).toHaveAttribute(
+      'aria-label',
+      /Friday, July 16, 2032, 1 project due/,
+    );
+    const project = dayCell(b.page, '2032-07-16').locator('.calendar-project', { hasText: name });
+    await expect(project).toBeVisible();
+
+    // Dragging it (its creator may move it) to the 20th.
+    await expect(project).toHaveAttribute('draggable', 'true');
+    // Taken by its coloured stripe, beside the link, to a day in view (a drag does not scroll the page).
+    await b.page.setViewportSize({ width: 1280, height: 1200 });
+    await dayCell(b.page, '2032-07-20').scrollIntoViewIfNeeded();
+    await project.dragTo(dayCell(b.page, '2032-07-20'), { sourcePosition: { x: 3, y: 6 } });
+    await expect(dayCell(b.page, '2032-07-20').getByText(name)).toBeVisible();
+    await expect(dayCell(a.page, '2032-07-20').getByText(name)).toBeVisible();
+    await expect(dayCell(a.page, '2032-07-16').getByText(name)).toHaveCount(0);
+
+    // By keyboard: the day's list, Move, two days on, Enter.
+    const twentieth = dayCell(b.page, '2032-07-20');
+    await twentieth.locator('.calendar-day-number').click();
+    await expect(twentieth).toBeFocused();
+    await b.page.keyboard.press('Enter');
+    await expect(b.page.getByRole('heading', { name: 'Due Tuesday, July 20, 2032' })).toBeFocused();
+    await b.page.getByRole('button', { name: `Move ${name}` }).click();
+    await expect(twentieth).toBeFocused();
+    await b.page.keyboard.press('ArrowRight');
+    await b.page.keyboard.press('ArrowRight');
+    await expect(dayCell(b.page, '2032-07-22')).toBeFocused();
+    await b.page.keyboard.press('Enter');
+    await expect(dayCell(b.page, '2032-07-22').getByText(name)).toBeVisible();
+    await expect(dayCell(a.page, '2032-07-22').getByText(name)).toBeVisible();
+    await expect(dayCell(a.page, '2032-07-20').getByText(name)).toHaveCount(0);
+  } finally {
+    await closeAll(a.context, b.context);
+  }
+});
+
+test('the grid is one tab stop and arrow keys, Home/End and PageUp/PageDown move between days, in the address', async ({
+  signedIn,
+}) => {
+  const { page } = signedIn;
+  await openCalendar(page);
+  const cell = dayCell(page, MONTH_DAY);
+  await cell.locator('.calendar-day-number').click();
+  await expect(cell).toHaveAttribute('tabindex', '0');
+  await expect(page.locator('[role="gridcell"][tabindex="0"]')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(dayCell(page, '2032-07-21')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(dayCell(page, '2032-07-19')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(dayCell(page, '2032-07-25')).toBeFocused();
+  await page.keyboard.press('PageDown');
+  await expect(page.getByRole('heading', { name: 'August 2032' })).toBeVisible();
+  await expect(dayCell(page, '2032-08-25')).toBeFocused();
+  await expect(page).toHaveURL(/day=2032-08-25/);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'August 2032' })).toBeVisible();
+});
+
+test('axe finds nothing on the calendar: month, week and at 320 px (a list of days)', async ({ browser }) => {
+  const a = await newSignedInContext(browser, newUser('axe'));
+  try {
+    const name = uniqueProjectName('axe');
+    await createProjectViaApi(a.context.request, {
+      name,
+      dueDate: '2033-09-15',
+      category: 'sales',
+      assignedUserIds: [a.user.uid],
+    });
+    await createProjectViaApi(a.context.request, {
+      name: uniqueProjectName('overdue'),
+      dueDate: '2020-01-15',
+      assignedUserIds: [a.user.uid],
+    });
+    await openCalendar(a.page, '?day=2033-09-14');
+    await expect(dayCell(a.page, '2033-09-15').getByText(name)).toBeVisible();
+    await expectNoAxeViolations(a.page);
+
+    await a.page.getByRole('button', { name: 'Week', exact: true }).click();
+    await expect(a.page).toHaveURL(/view=week/);
+    await expect(a.page.getByRole('heading', { name: 'Week of Monday, September 12, 2033' })).toBeVisible();
+    await expect(dayCell(a.page, '2033-09-15').getByText(name)).toBeVisible();
+    await expectNoAxeViolations(a.page);
+
+    // An overdue project says so in words.
+    await openCalendar(a.page, '?day=2020-01-15');
+    await expect(dayCell(a.page, '2020-01-15').getByText('Overdue:')).toBeVisible();
+
+    await a.page.setViewportSize({ width: 320, height: 700 });
+    await openCalendar(a.page, '?day=2033-09-14');
+    await expect(a.page.getByText('Thursday, September 15, 2033')).toBeVisible();
+    await expect(dayCell(a.page, '2033-09-16')).toBeHidden();
+    await expectNoAxeViolations(a.page);
+  } finally {
+    await closeAll(a.context);
+  }
+});
