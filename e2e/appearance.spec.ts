@@ -227,3 +227,33 @@ test('the users panel folds to a rail, is announced, remembered after a reload, 
   await page.reload();
   await expect(controlled).toBeVisible();
 });
+
+test('the members table shows its actions without scrolling sideways at 1280 px, and is a list at 375 px', async ({
+  browser,
+}) => {
+  const { page } = await ownerBrowser(browser, 'light');
+  const region = page.getByRole('region', { name: 'All members', exact: true });
+  const noSidewaysScroll = () => region.evaluate((element) => element.scrollWidth <= element.clientWidth);
+
+  for (const width of [1280, 1440, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/admin/members');
+    const resetLink = region.getByRole('button', { name: 'Reset link' }).first();
+    await expect(resetLink).toBeVisible();
+    expect(await noSidewaysScroll()).toBe(true);
+    await expect(resetLink).toBeInViewport({ ratio: 1 });
+  }
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/admin/members');
+  const row = region.locator('tbody tr').first();
+  await expect(row).toBeVisible();
+  expect(await row.evaluate((element) => getComputedStyle(element).display)).toBe('block');
+  const email = row.locator('td[data-label="Email"]');
+  expect(await email.evaluate((element) => getComputedStyle(element, '::before').content)).toBe('"Email: "');
+  expect(await noSidewaysScroll()).toBe(true);
+  const phoneResetLink = row.getByRole('button', { name: 'Reset link' });
+  await phoneResetLink.scrollIntoViewIfNeeded();
+  await expect(phoneResetLink).toBeInViewport({ ratio: 1 });
+  await expectNoAxeViolations(page);
+});

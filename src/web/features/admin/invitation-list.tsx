@@ -59,19 +59,19 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
           {invitations.map((invitation) => (
             <tr key={invitation.id}>
               <th scope="row">{invitation.email ?? 'Anyone'}</th>
-              <td>
+              <td data-label="Status">
                 <span className={`invitation-status invitation-${invitation.status}`}>
                   {STATUS_LABELS[invitation.status]}
                 </span>
               </td>
-              <td>{`${invitation.uses} of ${invitation.maxUses}`}</td>
-              <td>
+              <td data-label="Uses">{`${invitation.uses} of ${invitation.maxUses}`}</td>
+              <td data-label="Expires">
                 <time dateTime={invitation.expiresAt} title={absoluteTime(invitation.expiresAt)}>
                   {formatDate(invitation.expiresAt)}
                 </time>
               </td>
-              <td>{invitation.createdBy.displayName}</td>
-              <td>
+              <td data-label="Created by">{invitation.createdBy.displayName}</td>
+              <td data-label="Actions">
                 {invitation.status === 'open' && (
                   <button
                     className="btn btn-small"

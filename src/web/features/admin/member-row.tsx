@@ -30,15 +30,17 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
           </span>
         </span>
       </th>
-      <td className="member-email">{member.email}</td>
-      <td>{member.role === 'admin' ? 'Admin' : 'Member'}</td>
-      <td>
+      <td className="member-email" data-label="Email">
+        {member.email}
+      </td>
+      <td data-label="Role">{member.role === 'admin' ? 'Admin' : 'Member'}</td>
+      <td data-label="Online">
         <span className="member-online">
           {member.online && <span className="online-dot" aria-hidden="true" />}
           {member.online ? 'Online' : 'Offline'}
         </span>
       </td>
-      <td>
+      <td data-label="Last active">
         {member.lastActiveAt ? (
           <time dateTime={member.lastActiveAt} title={absoluteTime(member.lastActiveAt)}>
             {relativeTime(member.lastActiveAt)}
@@ -47,8 +49,8 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
           'Never'
         )}
       </td>
-      <td>{active ? 'Active' : 'Deactivated'}</td>
-      <td>
+      <td data-label="Status">{active ? 'Active' : 'Deactivated'}</td>
+      <td data-label="Actions">
         <div className="member-actions">
           <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'role')}>
             {pending === 'role' ? 'Saving...' : member.role === 'admin' ? 'Make member' : 'Make admin'}
