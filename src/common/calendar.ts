@@ -6,7 +6,7 @@
 import { isCalendarDay, type DashboardFilter } from './projects';
 
 /** The longest range the calendar reads at once: a month grid is at most six weeks. */
-export const CALENDAR_RANGE_MAX_DAYS = 42;
+const CALENDAR_RANGE_MAX_DAYS = 42;
 
 /** A day written YYYY-MM-DD, as a Date at midnight UTC (day arithmetic never meets a time zone change). */
 const utcDay = (day: string): Date => new Date(`${day}T00:00:00Z`);
@@ -19,7 +19,7 @@ export function addDays(day: string, days: number): string {
 }
 
 /** Days from `from` to `to` (negative when `to` is earlier). */
-export const daysBetween = (from: string, to: string): number =>
+const daysBetween = (from: string, to: string): number =>
   Math.round((utcDay(to).getTime() - utcDay(from).getTime()) / 86_400_000);
 
 /** The calendar's own messages, kept out of messages.ts so the first page's bundle does not carry them. */
