@@ -159,6 +159,7 @@ for (const scheme of ['light', 'dark'] as const) {
         [`/projects/${project.id}`, project.name],
         [`/projects/${project.id}/edit`, `Edit ${project.name}`],
         ['/completed', 'Completed projects'],
+        ['/calendar', 'Calendar'],
         ['/settings', 'Account settings'],
         ['/admin/members', 'Members'],
         ['/admin/invitations', 'Invitations'],
