@@ -227,7 +227,12 @@ export async function createServices({
     hashPassword,
     passwordSignIns: ssoPolicy,
   });
-  const projects = new ProjectsService({ db: projectsDb ?? db, dialect, writes: contentWrites, changes: bus });
+  const projects = new ProjectsService({
+    db: projectsDb ?? db,
+    dialect,
+    writes: contentWrites,
+    changes: bus,
+  });
   return {
     viewers,
     sessions,

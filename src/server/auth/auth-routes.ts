@@ -112,4 +112,5 @@ function parseSignupForm({ fields, thumbnail }: ProfileForm): Omit<SignupInput, 
 }
 
 /** The User-Agent a session is listed under, cut to a sane length. */
-export const userAgentOf = (request: FastifyRequest): string => (request.headers['user-agent'] ?? '').slice(0, 512);
+export const userAgentOf = (request: FastifyRequest): string =>
+  (request.headers['user-agent'] ?? '').slice(0, 512);
