@@ -1,8 +1,8 @@
-import { z } from 'zod/mini';
-
 /**
  * How the app looks for one member (docs/decisions/069-dark-theme-and-room-to-work.md): the theme they pin.
  * Imported by path (never through index.ts), so only the settings screen's chunk and the server carry it.
+ * No zod here: the theme sync every signed-in first visit loads imports this module, and zod's chunk must
+ * stay out of that visit; the schemas are in appearance-schemas.ts.
  */
 
 /** 'system' follows the device's `prefers-color-scheme`; 'light' and 'dark' pin one. */
@@ -20,12 +20,9 @@ export const appearanceMessages = {
   themeInvalid: 'Choose a theme: system, light or dark.',
 } as const;
 
-export const AppearanceSchema = z.object({
-  theme: z.enum(THEMES, { error: appearanceMessages.themeInvalid }),
-});
-export type Appearance = z.infer<typeof AppearanceSchema>;
-
-export const AppearanceAnswerSchema = z.object({ appearance: AppearanceSchema });
+export interface Appearance {
+  theme: Theme;
+}
 
 /** A cookie's value as a pinned theme; anything else (absent, 'system', garbage) means none is pinned. */
 export const pinnedThemeOf = (value: string | undefined): 'light' | 'dark' | undefined =>

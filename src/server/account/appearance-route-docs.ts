@@ -1,4 +1,4 @@
-import { AppearanceAnswerSchema, AppearanceSchema } from '../../common/appearance';
+import { AppearanceAnswerSchema, AppearanceSchema } from '../../common/appearance-schemas';
 import { describeRoutes, jsonBody } from '../http/api-docs';
 
 const mirrored =

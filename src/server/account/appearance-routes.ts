@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppearanceSchema, THEME_COOKIE, type Appearance } from '../../common/appearance';
+import { THEME_COOKIE, type Appearance } from '../../common/appearance';
+import { AppearanceSchema } from '../../common/appearance-schemas';
 import { parseInput } from '../core/validate';
 import type { ViewerResolver } from '../http/viewer-resolver';
 import type { AppearanceService } from './appearance-service';
