@@ -1,3 +1,4 @@
+export * from './announcements';
 export * from './auth';
 export * from './client-routes';
 export * from './error-schemas';

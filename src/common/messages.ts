@@ -1,12 +1,11 @@
+import { appMessages } from './app-messages';
+
 /** Every user-facing string of the spec lives here once; UI and server import it. */
-export const messages = {
-  fetchFailed: 'could not fetch the data',
-  loadingUsers: 'Loading users...',
-  loading: 'Loading...',
+// PURE: a spread would keep this object in every bundle that imports the module, used or not.
+export const messages = /* @__PURE__ */ Object.assign({}, appMessages, {
   noSuchDocument: 'No such document exists',
   documentFailed: 'failed to get document',
   deleteFailed: 'could not delete',
-  noProjects: 'No projects yet!',
   signupIncomplete: 'Could not complete signup',
 
   thumbnailRequired: 'Please select a file',
@@ -65,9 +64,6 @@ export const messages = {
   tooManySubscriptions: 'Too many live subscriptions on one connection.',
   searchQueryRequired: 'Please type something to search for.',
   searchQueryTooLong: 'A search can be at most 200 characters.',
-  searchLabel: 'Search projects',
-  searchNoResults: 'No results',
-  searching: 'Searching...',
   commentCursorInvalid: 'That page of comments does not exist.',
   membersCursorInvalid: 'That page of members does not exist.',
   notificationCursorInvalid: 'That page of notifications does not exist.',
@@ -88,9 +84,6 @@ export const messages = {
   requestTimeout: 'The request took too long to arrive. Please try again.',
   headersTooLarge: 'The request headers are too large.',
   liveUpgradeRequired: 'This address is a WebSocket: open it with a WebSocket client.',
-  internal: 'Something went wrong on our side. Please try again.',
-  network: 'Could not reach the server. Check your connection and try again.',
-  reconnecting: 'Reconnecting…',
   databaseUnavailable: 'The database is unavailable for a moment. Please try again shortly.',
   notReady: 'This server is not ready to take requests.',
   metricsTokenRequired: 'Metrics need the bearer token the server was started with.',
@@ -126,42 +119,4 @@ export const messages = {
   resetByEmailOff: 'Password reset by email is not set up on this server. Ask an admin for a reset link.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
   tooManyResetEmails: 'Too many reset emails for this address. Please wait an hour and try again.',
-} as const;
-
-const plural = (count: number, one: string, many: string): string =>
-  count === 1 ? `1 ${one}` : `${count} ${many}`;
-
-/** Names in a sentence: 'Ana', 'Ana and Bo', 'Ana, Bo and Cy'. */
-const nameList = (names: readonly string[]): string =>
-  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
-
-/** More names than this in one announcement are counted instead of read out. */
-const NAMES_READ_OUT = 3;
-
-/**
- * What the app's live region says (docs/decisions/019-announcements.md): confirmations of the user's own
- * actions, the result of a filter, and changes other people made, batched into one sentence each.
- */
-export const announcements = {
-  projectCreated: 'Project created.',
-  projectCompleted: 'Project marked as complete. Find it under Completed.',
-  commentAdded: 'Comment added.',
-  /** The dashboard after a filter was chosen, e.g. 'mine: 4 projects' or 'mine: No projects yet!'. */
-  filterResult: (filter: string, count: number, more: boolean): string =>
-    `${filter}: ${count === 0 ? messages.noProjects : `${plural(count, 'project', 'projects')}${more ? ' shown, more below' : ''}`}`,
-  projectsAdded: (count: number): string => plural(count, 'new project', 'new projects'),
-  projectsRemoved: (count: number): string =>
-    count === 1 ? '1 project removed' : `${count} projects removed`,
-  commentsAdded: (count: number): string => plural(count, 'new comment', 'new comments'),
-  cameOnline: (names: readonly string[]): string =>
-    names.length > NAMES_READ_OUT
-      ? `${names.length} teammates came online`
-      : `${nameList(names)} ${names.length === 1 ? 'is' : 'are'} online`,
-  wentOffline: (names: readonly string[]): string =>
-    names.length > NAMES_READ_OUT
-      ? `${names.length} teammates went offline`
-      : `${nameList(names)} ${names.length === 1 ? 'is' : 'are'} offline`,
-  settingLabel: 'Announce live changes to screen readers',
-  settingHint:
-    'New and removed projects, new comments on the open project, and teammates coming online or going offline are read out politely, a few seconds apart.',
-} as const;
+} as const);

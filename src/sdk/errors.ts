@@ -1,4 +1,5 @@
-import { isErrorCode, messages, type ErrorBody, type ErrorCode, type FieldErrors } from '../common';
+import { isErrorCode, type ErrorBody, type ErrorCode, type FieldErrors } from '../common';
+import { appMessages } from '../common/app-messages';
 
 /** Every failed SDK call rejects with this: `code` for programs, `message` for people. */
 export class DojoError extends Error {
@@ -32,11 +33,11 @@ export async function errorFromResponse(response: Response): Promise<DojoError> 
   }
   return new DojoError(
     response.status >= 500 ? 'internal' : 'invalid-argument',
-    messages.internal,
+    appMessages.internal,
     response.status,
     undefined,
     requestId,
   );
 }
 
-export const networkError = (): DojoError => new DojoError('network', messages.network, 0);
+export const networkError = (): DojoError => new DojoError('network', appMessages.network, 0);

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { messages } from '../../common';
+import { appMessages } from '../../common/app-messages';
 import { dojo } from '../lib/dojo-client';
 import './connection-status.css';
 
@@ -15,7 +15,7 @@ export function ConnectionStatus() {
   const status = useSyncExternalStore(subscribe, getStatus);
   return (
     <div role="status" className="connection-status">
-      {status === 'reconnecting' && <p className="connection-status-banner">{messages.reconnecting}</p>}
+      {status === 'reconnecting' && <p className="connection-status-banner">{appMessages.reconnecting}</p>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { messages } from '../../common';
+import { appMessages } from '../../common/app-messages';
 import { useAuthContext } from '../hooks/use-auth-context';
 import { LiveAnnouncer } from '../components/live-announcer';
 import { UsersPanel } from '../features/users/users-panel';
@@ -27,7 +27,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Navbar />
         {user && <ConnectionStatus />}
         <main id="main" className="main" tabIndex={-1}>
-          <Suspense fallback={<p className="page-loading">{messages.loading}</p>}>{children}</Suspense>
+          <Suspense fallback={<p className="page-loading">{appMessages.loading}</p>}>{children}</Suspense>
         </main>
       </div>
       {user && <UsersPanel />}

@@ -1,4 +1,4 @@
-import { messages } from '../../common';
+import { appMessages } from '../../common/app-messages';
 
 /**
  * 'Show more' under a list read a page at a time (`useCursorPages`), in its own row (`className`). While
@@ -16,7 +16,7 @@ export function ShowMoreButton({
   return (
     <div className={className}>
       <button className="btn" type="button" onClick={onShowMore} aria-disabled={loading || undefined}>
-        {loading ? messages.loading : 'Show more'}
+        {loading ? appMessages.loading : 'Show more'}
       </button>
     </div>
   );

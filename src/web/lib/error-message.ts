@@ -1,9 +1,10 @@
-import { messages, type FieldErrors } from '../../common';
+import { type FieldErrors } from '../../common';
+import { appMessages } from '../../common/app-messages';
 import { DojoError } from '../../sdk';
 
 /** The human message of a failed SDK call; anything unexpected gets the generic one (no raw errors). */
 export function errorMessage(error: unknown): string {
-  return error instanceof DojoError ? error.message : messages.internal;
+  return error instanceof DojoError ? error.message : appMessages.internal;
 }
 
 /** Per-field problems the server sent with a failed call, if any. */

@@ -1,5 +1,6 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
-import { messages, type DashboardFilter, type DashboardSort } from '../../../common';
+import { type DashboardFilter, type DashboardSort } from '../../../common';
+import { appMessages } from '../../../common/app-messages';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FilterBar } from '../../components/filter-bar';
@@ -66,16 +67,16 @@ export function DashboardPage() {
       <SortSelect current={view.sort} onChange={changeSort} />
       {error && (
         <p className="error" role="alert">
-          {messages.fetchFailed}
+          {appMessages.fetchFailed}
         </p>
       )}
-      {isPending && <p className="loading">{messages.loading}</p>}
-      {docs && docs.length === 0 && <p className="dashboard-empty">{messages.noProjects}</p>}
+      {isPending && <p className="loading">{appMessages.loading}</p>}
+      {docs && docs.length === 0 && <p className="dashboard-empty">{appMessages.noProjects}</p>}
       {docs && docs.length > 0 && <ProjectList projects={docs} ref={listRef} />}
       {hasMore && (
         <div className="dashboard-more">
           <button className="btn" type="button" onClick={onShowMore} aria-disabled={isLoadingMore}>
-            {isLoadingMore ? messages.loading : 'Show more'}
+            {isLoadingMore ? appMessages.loading : 'Show more'}
           </button>
         </div>
       )}

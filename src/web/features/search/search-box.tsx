@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { messages, projectPath, type SearchResult } from '../../../common';
+import { projectPath, type SearchResult } from '../../../common';
+import { appMessages } from '../../../common/app-messages';
 import { useProjectSearch } from './use-project-search';
 import './search.css';
 
@@ -84,17 +85,21 @@ export function SearchBox() {
     !open || !text.trim()
       ? ''
       : (search.error ??
-        (search.loading ? messages.searching : search.results?.length === 0 ? messages.searchNoResults : ''));
+        (search.loading
+          ? appMessages.searching
+          : search.results?.length === 0
+            ? appMessages.searchNoResults
+            : ''));
 
   return (
     <div className="search-box" role="search">
       <input
         ref={input}
-        aria-label={messages.searchLabel}
+        aria-label={appMessages.searchLabel}
         className="search-input"
         type="search"
         role="combobox"
-        placeholder={`${messages.searchLabel} ( / )`}
+        placeholder={`${appMessages.searchLabel} ( / )`}
         autoComplete="off"
         spellCheck={false}
         maxLength={200}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { messages } from '../../../common';
+import { appMessages } from '../../../common/app-messages';
 import { Avatar } from '../../components/avatar';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
@@ -46,8 +46,8 @@ export function UsersPanel() {
         <h2 id="users-panel-heading">All Users</h2>
       </div>
       <div id="users-panel-content" hidden={collapsed}>
-        {error && <p className="error">{messages.fetchFailed}</p>}
-        {isPending && <p className="users-panel-status">{messages.loadingUsers}</p>}
+        {error && <p className="error">{appMessages.fetchFailed}</p>}
+        {isPending && <p className="users-panel-status">{appMessages.loadingUsers}</p>}
         {users && (
           <ul className="user-list">
             {users.map((user) => (
