@@ -1,4 +1,5 @@
 import { DASHBOARD_FILTERS, type DashboardFilter } from '../../common';
+import './filter-bar.css';
 
 export interface FilterBarProps {
   current: DashboardFilter;

@@ -22,7 +22,6 @@ import { dojo } from '../../lib/dojo-client';
 import { FilterBar } from '../../components/filter-bar';
 import { rangeOfView, searchOfView, stepView, viewFromSearch, type CalendarView } from './calendar-view';
 import { DayCell, SHOWN_IN_MONTH, SHOWN_IN_WEEK } from './day-cell';
-import '../../components/filter-bar.css';
 import './calendar.css';
 
 /** A move sent and not yet seen live: the project shows on its new day until a newer version arrives. */
