@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
 import { apiTokenMessages } from '../../src/common/api-tokens';
 import { appearanceMessages } from '../../src/common/appearance';
+import { calendarMessages } from '../../src/common/calendar';
 import { calendarFeedMessages } from '../../src/common/calendar-feed';
 import { passkeyMessages } from '../../src/common/passkeys';
 import { secondStepMessages } from '../../src/common/second-step';
@@ -30,6 +31,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(passkeyMessages),
   ...Object.values(ssoMessages),
   ...Object.values(appearanceMessages),
+  ...Object.values(calendarMessages),
   ...Object.values(calendarFeedMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */

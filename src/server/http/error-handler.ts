@@ -49,6 +49,9 @@ const clientErrors: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'invalid-argument', message: messages.badRequest },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid-argument', message: messages.badRequest },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid-argument', message: messages.badRequest },
+  // PostgreSQL refuses text holding a NUL character (SQLite stores it): a request's text that reached a
+  // query with one (a path id, a search) is the request's fault, answered as SQLite's twin would be.
+  '22021': { code: 'invalid-argument', message: messages.badRequest },
 };
 
 /**
