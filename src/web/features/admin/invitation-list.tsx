@@ -57,21 +57,25 @@ export function InvitationList({ invitations, loadError, onRevoked }: Invitation
       {invitations && invitations.length > 0 && (
         <AdminTable id="invitations" caption="All invitations, newest first" columns={INVITATION_COLUMNS}>
           {invitations.map((invitation) => (
-            <tr key={invitation.id}>
-              <th scope="row">{invitation.email ?? 'Anyone'}</th>
-              <td data-label="Status">
+            <tr key={invitation.id} role="row">
+              <th scope="row" role="rowheader">
+                {invitation.email ?? 'Anyone'}
+              </th>
+              <td role="cell" data-label="Status">
                 <span className={`invitation-status invitation-${invitation.status}`}>
                   {STATUS_LABELS[invitation.status]}
                 </span>
               </td>
-              <td data-label="Uses">{`${invitation.uses} of ${invitation.maxUses}`}</td>
-              <td data-label="Expires">
+              <td role="cell" data-label="Uses">{`${invitation.uses} of ${invitation.maxUses}`}</td>
+              <td role="cell" data-label="Expires">
                 <time dateTime={invitation.expiresAt} title={absoluteTime(invitation.expiresAt)}>
                   {formatDate(invitation.expiresAt)}
                 </time>
               </td>
-              <td data-label="Created by">{invitation.createdBy.displayName}</td>
-              <td data-label="Actions">
+              <td role="cell" data-label="Created by">
+                {invitation.createdBy.displayName}
+              </td>
+              <td role="cell" data-label="Actions">
                 {invitation.status === 'open' && (
                   <button
                     className="btn btn-small"

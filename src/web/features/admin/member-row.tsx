@@ -19,9 +19,9 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
   const busy = pending !== null;
   const active = member.status === 'active';
   return (
-    <tr className={active ? undefined : 'member-deactivated'}>
+    <tr className={active ? undefined : 'member-deactivated'} role="row">
       {/* Focusable from script only: 'Show more' moves focus to the first added member. */}
-      <th scope="row" tabIndex={-1}>
+      <th scope="row" role="rowheader" tabIndex={-1}>
         <span className="member-name">
           <Avatar src={member.photoURL} name={member.displayName} decorative size={36} />
           <span>
@@ -30,17 +30,19 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
           </span>
         </span>
       </th>
-      <td className="member-email" data-label="Email">
+      <td role="cell" className="member-email" data-label="Email">
         {member.email}
       </td>
-      <td data-label="Role">{member.role === 'admin' ? 'Admin' : 'Member'}</td>
-      <td data-label="Online">
+      <td role="cell" data-label="Role">
+        {member.role === 'admin' ? 'Admin' : 'Member'}
+      </td>
+      <td role="cell" data-label="Online">
         <span className="member-online">
           {member.online && <span className="online-dot" aria-hidden="true" />}
           {member.online ? 'Online' : 'Offline'}
         </span>
       </td>
-      <td data-label="Last active">
+      <td role="cell" data-label="Last active">
         {member.lastActiveAt ? (
           <time dateTime={member.lastActiveAt} title={absoluteTime(member.lastActiveAt)}>
             {relativeTime(member.lastActiveAt)}
@@ -49,8 +51,10 @@ export function MemberRow({ member, isSelf, pending, onAction }: MemberRowProps)
           'Never'
         )}
       </td>
-      <td data-label="Status">{active ? 'Active' : 'Deactivated'}</td>
-      <td data-label="Actions">
+      <td role="cell" data-label="Status">
+        {active ? 'Active' : 'Deactivated'}
+      </td>
+      <td role="cell" data-label="Actions">
         <div className="member-actions">
           <BusyButton className="btn btn-small" busy={busy} onClick={() => onAction(member, 'role')}>
             {pending === 'role' ? 'Saving...' : member.role === 'admin' ? 'Make member' : 'Make admin'}
