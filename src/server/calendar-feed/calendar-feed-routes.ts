@@ -91,7 +91,7 @@ export function registerCalendarFeedRoutes(
 }
 
 /**
- * RFC 9110 §13.1: If-None-Match decides when sent (any listed tag, weak or strong, or `*`); otherwise
+ * RFC 9110 section 13.1: If-None-Match decides when sent (any listed tag, weak or strong, or `*`); otherwise
  * If-Modified-Since, when the feed has a date and nothing changed after it.
  */
 function notModified(request: FastifyRequest, etag: string, lastModified: Date | undefined): boolean {

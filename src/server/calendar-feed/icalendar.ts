@@ -6,10 +6,10 @@
  */
 
 const CRLF = '\r\n';
-/** RFC 5545 §3.1: lines SHOULD NOT be longer than 75 octets, excluding the line break. */
+/** RFC 5545 section 3.1: lines SHOULD NOT be longer than 75 octets, excluding the line break. */
 const MAX_LINE_OCTETS = 75;
 
-/** A TEXT value (RFC 5545 §3.3.11): `\` `;` `,` escaped, every line break written as `\n`. */
+/** A TEXT value (RFC 5545 section 3.3.11): `\` `;` `,` escaped, every line break written as `\n`. */
 export function escapeText(value: string): string {
   return value
     .replace(/\\/g, '\\\\')
