@@ -121,9 +121,15 @@ test('axe finds nothing on the calendar: month, week and at 320 px (a list of da
     await expect(dayCell(a.page, '2033-09-15').getByText(name)).toBeVisible();
     await expectNoAxeViolations(a.page);
 
-    // An overdue project says so in words.
+    // An overdue project shows a compact mark, so a narrow cell keeps its name, and says so in words.
     await openCalendar(a.page, '?day=2020-01-15');
-    await expect(dayCell(a.page, '2020-01-15').getByText('Overdue:')).toBeVisible();
+    const overdueLink = dayCell(a.page, '2020-01-15').getByRole('link', { name: /^Overdue: overdue/ });
+    await expect(overdueLink).toBeVisible();
+    await expect(overdueLink.locator('.calendar-overdue-mark')).toHaveText('!');
+    await expect(overdueLink.locator('.calendar-overdue-mark')).toBeVisible();
+    await expect(overdueLink.locator('.calendar-overdue-mark')).toHaveAttribute('aria-hidden', 'true');
+    await expect(overdueLink.getByText('Overdue:')).toHaveClass('visually-hidden');
+    await expectNoAxeViolations(a.page);
 
     await a.page.setViewportSize({ width: 320, height: 700 });
     await openCalendar(a.page, '?day=2033-09-14');

@@ -105,7 +105,15 @@ export const DayCell = memo(function DayCell({
                 onDragEnd={() => (draggedProjectId = null)}
               >
                 <a href={projectPath(project.id)} tabIndex={-1} className="calendar-project-name">
-                  {overdue && <span className="calendar-overdue-mark">Overdue: </span>}
+                  {overdue && (
+                    <>
+                      {/* A narrow cell has no room for the word: a compact mark is seen, the word heard. */}
+                      <span className="calendar-overdue-mark" aria-hidden="true">
+                        !
+                      </span>
+                      <span className="visually-hidden">Overdue: </span>
+                    </>
+                  )}
                   {project.name}
                 </a>
                 <span className="visually-hidden">{`, ${project.category}`}</span>
