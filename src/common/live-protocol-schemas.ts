@@ -12,6 +12,7 @@ export const LIVE_COLLECTIONS = [
   'comments',
   'notifications',
   'project_viewers',
+  'attachments',
 ] as const;
 const LiveCollectionSchema = z.enum(LIVE_COLLECTIONS);
 export type LiveCollection = z.infer<typeof LiveCollectionSchema>;
