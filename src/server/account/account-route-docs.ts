@@ -8,18 +8,17 @@ import {
 } from '../../common';
 import { z } from 'zod/mini';
 import { describeRoutes, jsonBody } from '../http/api-docs';
+import { onOwnAccount } from '../http/route-doc-builders';
 import { checksLink } from '../team/team-route-docs';
 import { SessionParamsSchema } from './account-routes';
 
 export const accountRouteDocs = describeRoutes([
-  {
+  onOwnAccount({
     method: 'PATCH',
     path: '/api/account/profile',
-    tag: 'Account',
     summary: 'Changes the display name and/or the avatar (multipart: displayName, thumbnail)',
     description:
       'The thumbnail follows the signup rules. The change reaches every open users panel, project and comment live; the old avatar URL works until the new one is in place.',
-    caller: 'member',
     body: {
       contentType: 'multipart/form-data',
       schema: z.object({ displayName: z.optional(z.string()), thumbnail: z.optional(z.string()) }),
@@ -27,55 +26,45 @@ export const accountRouteDocs = describeRoutes([
     response: { status: 200, description: 'The signed-in user', schema: SessionStateSchema },
     // 409: another member already goes by the name (docs/decisions/046-members-who-leave.md).
     errors: ['payload-too-large', 'conflict'],
-  },
-  {
+  }),
+  onOwnAccount({
     method: 'POST',
     path: '/api/account/password',
-    tag: 'Account',
     summary: "Changes the password (needs the current one); the account's other sessions end",
-    caller: 'member',
     body: jsonBody(ChangePasswordSchema),
     response: { status: 204, description: 'Changed' },
     errors: ['forbidden', 'too-many-requests'],
-  },
-  {
+  }),
+  onOwnAccount({
     method: 'GET',
     path: '/api/account/sessions',
-    tag: 'Account',
     summary: "The account's sessions: device, when created, last seen, which is this one",
-    caller: 'member',
     response: { status: 200, description: 'The sessions', schema: AccountSessionListSchema },
-  },
-  {
+  }),
+  onOwnAccount({
     method: 'DELETE',
     path: '/api/account/sessions/{id}',
-    tag: 'Account',
     summary: 'Signs out one session (its open tabs are signed out live)',
-    caller: 'member',
     params: SessionParamsSchema,
     response: { status: 204, description: 'Signed out' },
     errors: ['not-found'],
-  },
-  {
+  }),
+  onOwnAccount({
     method: 'POST',
     path: '/api/account/sessions/sign-out-others',
-    tag: 'Account',
     summary: 'Signs out every session but this one',
-    caller: 'member',
     response: { status: 204, description: 'Signed out' },
-  },
-  {
+  }),
+  onOwnAccount({
     method: 'POST',
     path: '/api/account/delete',
-    tag: 'Account',
     summary: 'Deletes the account, confirmed by its password',
     description:
       "Projects and comments stay and show a deleted user; the email may sign up again. 409 for the team's last admin.",
-    caller: 'member',
     body: jsonBody(DeleteAccountSchema),
     response: { status: 204, description: 'Deleted and signed out everywhere' },
     errors: ['forbidden', 'conflict', 'too-many-requests'],
-  },
+  }),
   {
     method: 'POST',
     path: '/api/auth/password-reset/request',

@@ -5,55 +5,48 @@ import {
   PutCalendarFeedSchema,
 } from '../../common/calendar-feed';
 import { describeRoutes, jsonBody } from '../http/api-docs';
+import { refusesApiTokens } from '../http/route-doc-builders';
 import { FEED_REQUESTS_PER_MINUTE } from './calendar-feed-routes';
 
-const FROM_A_BROWSER =
-  'From a browser session (cookie or id token) only: a request signed with an API token is refused 403.';
 const ADDRESS_ONCE =
   'The answer holds the address (`url`) this once: only the sha256 of its secret is stored. Not cached (`Cache-Control: no-store`).';
 
 export const calendarFeedRouteDocs = describeRoutes([
-  {
+  refusesApiTokens({
     method: 'GET',
     path: '/api/account/calendar-feed',
     tag: 'Calendar feed',
     summary: "Whether the member's private calendar feed is on, which projects it holds and since when",
-    description: `Never the address (\`url\` is null). ${FROM_A_BROWSER}`,
-    caller: 'member',
+    description: `Never the address (\`url\` is null).`,
     response: { status: 200, description: 'The feed', schema: CalendarFeedStateSchema },
-    errors: ['forbidden'],
-  },
-  {
+  }),
+  refusesApiTokens({
     method: 'PUT',
     path: '/api/account/calendar-feed',
     tag: 'Calendar feed',
     summary: 'Turns the calendar feed on, or changes which projects it holds (all, or only the member’s)',
-    description: `When the feed is off, it is turned on with a new address. ${ADDRESS_ONCE} When it is on, only its scope changes and \`url\` is null. ${FROM_A_BROWSER}`,
-    caller: 'member',
+    description: `When the feed is off, it is turned on with a new address. ${ADDRESS_ONCE} When it is on, only its scope changes and \`url\` is null.`,
     body: jsonBody(PutCalendarFeedSchema),
     response: { status: 200, description: 'The feed', schema: CalendarFeedStateSchema },
-    errors: ['forbidden', 'too-many-requests'],
-  },
-  {
+    errors: ['too-many-requests'],
+  }),
+  refusesApiTokens({
     method: 'POST',
     path: '/api/account/calendar-feed/reset',
     tag: 'Calendar feed',
     summary: 'Gives the calendar feed a new address; the old one stops at once, on every instance',
-    description: `${ADDRESS_ONCE} 409 when the feed is off. ${FROM_A_BROWSER}`,
-    caller: 'member',
+    description: `${ADDRESS_ONCE} 409 when the feed is off.`,
     response: { status: 200, description: 'The feed, with its new address', schema: CalendarFeedStateSchema },
-    errors: ['forbidden', 'conflict', 'too-many-requests'],
-  },
-  {
+    errors: ['conflict', 'too-many-requests'],
+  }),
+  refusesApiTokens({
     method: 'DELETE',
     path: '/api/account/calendar-feed',
     tag: 'Calendar feed',
     summary: 'Turns the calendar feed off; its address stops at once',
-    description: FROM_A_BROWSER,
-    caller: 'member',
     response: { status: 204, description: 'Off (also when it was off)' },
-    errors: ['forbidden', 'too-many-requests'],
-  },
+    errors: ['too-many-requests'],
+  }),
   {
     method: 'GET',
     path: '/api/calendar/{file}',
