@@ -73,6 +73,60 @@ test('a teammate’s new project appears live; dragging and the keyboard move it
   }
 });
 
+test('Show completed (remembered in this browser) shows completed projects apart, and a teammate’s reopen moves one back live', async ({
+  browser,
+}) => {
+  const a = await newSignedInContext(browser, newUser('looker'));
+  const b = await newSignedInContext(browser, newUser('finisher'));
+  try {
+    const name = uniqueProjectName('finished');
+    const project = await createProjectViaApi(b.context.request, {
+      name,
+      dueDate: '2032-07-08',
+      category: 'sales',
+      assignedUserIds: [b.user.uid],
+    });
+    expect((await b.context.request.delete(`/api/projects/${project.id}`)).status()).toBe(204);
+
+    await openCalendar(a.page);
+    const eighth = dayCell(a.page, '2032-07-08');
+    const showCompleted = a.page.getByRole('switch', { name: 'Show completed' });
+    // Off at first: the completed project is not on the calendar.
+    await expect(showCompleted).not.toBeChecked();
+    await expect(eighth.getByText(name)).toHaveCount(0);
+
+    await showCompleted.check();
+    const completedLink = eighth.getByRole('link', { name: `Completed: ${name}` });
+    await expect(completedLink).toBeVisible();
+    await expect(completedLink).toHaveCSS('text-decoration-line', 'line-through');
+    await expect(eighth.locator('.calendar-project', { hasText: name })).not.toHaveAttribute(
+      'draggable',
+      'true',
+    );
+    await expect(eighth).toHaveAttribute('aria-label', /no projects due, 1 completed/);
+    await expectNoAxeViolations(a.page);
+
+    // Remembered in this browser.
+    await a.page.reload();
+    await expect(a.page.getByRole('switch', { name: 'Show completed' })).toBeChecked();
+    await expect(completedLink).toBeVisible();
+
+    // The creator reopens it in their own browser: it leaves the completed ones and shows open, live.
+    expect((await b.context.request.post(`/api/completed-projects/${project.id}/reopen`)).status()).toBe(200);
+    await expect(completedLink).toHaveCount(0);
+    await expect(eighth.getByRole('link', { name, exact: true })).toBeVisible();
+    await expect(eighth).toHaveAttribute('aria-label', /1 project due$/);
+
+    // Completed again: back among the completed, live; switched off, it is gone.
+    expect((await b.context.request.delete(`/api/projects/${project.id}`)).status()).toBe(204);
+    await expect(completedLink).toBeVisible();
+    await a.page.getByRole('switch', { name: 'Show completed' }).uncheck();
+    await expect(eighth.getByText(name)).toHaveCount(0);
+  } finally {
+    await closeAll(a.context, b.context);
+  }
+});
+
 test('the grid is one tab stop and arrow keys, Home/End and PageUp/PageDown move between days, in the address', async ({
   signedIn,
 }) => {

@@ -47,10 +47,17 @@ export function calendarRangeProblem(from: string, to: string): string | null {
 export const CALENDAR_PROJECT_LIMIT = 1000;
 
 /**
- * The live query of the open projects due in `[from, to)` under a dashboard filter, soonest first. The
- * server refuses a range `calendarRangeProblem` refuses, and a range with only one of its two ends.
+ * The live query of the open projects (the completed ones with `completed`) due in `[from, to)` under a
+ * dashboard filter, soonest first. The server refuses a range `calendarRangeProblem` refuses, a range with
+ * only one of its two ends, and completed projects without a range.
  */
-export function calendarQuery(filter: DashboardFilter, uid: string, from: string, to: string) {
+export function calendarQuery(
+  filter: DashboardFilter,
+  uid: string,
+  from: string,
+  to: string,
+  { completed = false }: { completed?: boolean } = {},
+) {
   const filterClause =
     filter === 'all'
       ? []
@@ -64,6 +71,7 @@ export function calendarQuery(filter: DashboardFilter, uid: string, from: string
       { field: 'dueDate', op: '>=' as const, value: from },
       { field: 'dueDate', op: '<' as const, value: to },
       ...filterClause,
+      ...(completed ? [{ field: 'completed', op: '==' as const, value: true }] : []),
     ],
     orderBy: { field: 'dueDate', direction: 'asc' as const },
     limit: CALENDAR_PROJECT_LIMIT,

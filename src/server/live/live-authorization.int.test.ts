@@ -214,6 +214,16 @@ describe('live authorization: every source × every viewer, first and second to 
       expected: everyMember,
     },
     {
+      name: 'the calendar’s completed projects (completed, due in a range)',
+      target: () =>
+        calendarQuery('all', ada.user.uid, tomorrow(), addDays(tomorrow(), 7), { completed: true }),
+      change: async () => {
+        const project = await assignAda();
+        await ben.client.projects.complete(project.id);
+      },
+      expected: everyMember,
+    },
+    {
       name: 'a project (projects doc)',
       target: () => ({ kind: 'doc', collection: 'projects', id: project.id }),
       change: async () => {

@@ -121,6 +121,71 @@ describe('calendar range query', () => {
     }
   });
 
+  it('shows completed projects apart, under the same range and filters, live as they complete and reopen', async () => {
+    const day = '2031-03-25';
+    const done = await createProjectAs(ben, { name: 'Done', dueDate: day, category: 'sales' });
+    const open = await createProjectAs(ben, { name: 'Still open', dueDate: day, category: 'sales' });
+    const doneOutside = await createProjectAs(ben, { name: 'Done later', dueDate: '2031-04-02' });
+    const doneOtherCategory = await createProjectAs(ben, {
+      name: 'Done design',
+      dueDate: day,
+      category: 'design',
+    });
+    for (const project of [done, doneOutside, doneOtherCategory])
+      await ben.client.projects.complete(project.id);
+    const completed = new LiveRecorder<Project>(
+      ada.client,
+      calendarQuery('sales', ada.user.uid, FROM, TO, { completed: true }),
+    );
+    const openOnes = new LiveRecorder<Project>(ada.client, calendarQuery('sales', ada.user.uid, FROM, TO));
+    try {
+      const docs = await completed.until(() => true);
+      expect(idsOf(docs)).toContain(done.id);
+      for (const id of [open.id, doneOutside.id, doneOtherCategory.id]) expect(idsOf(docs)).not.toContain(id);
+      expect(idsOf(await openOnes.until(() => true))).not.toContain(done.id);
+
+      // Reopened anywhere: it leaves the completed range and joins the open one, live.
+      await ben.client.projects.reopen(done.id);
+      await completed.until((now) => !idsOf(now).includes(done.id), undefined, 'the reopened project gone');
+      await openOnes.until((now) => idsOf(now).includes(done.id), undefined, 'the reopened project open');
+      // Completed again: back the other way.
+      await ben.client.projects.complete(open.id);
+      await completed.until((now) => idsOf(now).includes(open.id), undefined, 'the completed project shown');
+      await openOnes.until((now) => !idsOf(now).includes(open.id), undefined, 'the completed project gone');
+    } finally {
+      completed.unsubscribe();
+      openOnes.unsubscribe();
+    }
+  });
+
+  it('reads completed projects only by a bounded range: anything else is a 400', async () => {
+    const targets = [
+      {
+        ...calendarQuery('all', ada.user.uid, FROM, TO),
+        where: [{ field: 'completed', op: '==' as const, value: true }],
+      },
+      calendarQuery('all', ada.user.uid, '2031-03-01', '2031-05-01', { completed: true }),
+      {
+        ...calendarQuery('all', ada.user.uid, FROM, TO),
+        where: [
+          { field: 'dueDate', op: '>=' as const, value: FROM },
+          { field: 'dueDate', op: '<' as const, value: TO },
+          { field: 'completed', op: '==' as const, value: false },
+        ],
+      },
+    ];
+    for (const target of targets) {
+      const live = new LiveRecorder<Project>(ada.client, target);
+      try {
+        await expect
+          .poll(() => live.error ?? (live.docs ? 'snapshot' : undefined))
+          .toMatchObject({ code: 'invalid-argument' });
+      } finally {
+        live.unsubscribe();
+      }
+    }
+  });
+
   it('refuses ranges that are not whole, bounded day ranges, live and over HTTP, with a clear 400', async () => {
     const bad: [from: string, to: string, message: string][] = [
       ['2031-03-01', '2031-05-01', calendarMessages.rangeTooLong],

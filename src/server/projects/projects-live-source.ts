@@ -11,7 +11,7 @@ const PROJECT_ORDER_COLUMNS = { createdAt: 'created_at', dueDate: 'due_date', na
 const isOrderField = (field: string): field is keyof typeof PROJECT_ORDER_COLUMNS =>
   Object.hasOwn(PROJECT_ORDER_COLUMNS, field);
 
-type ProjectFilters = Pick<ProjectQuery, 'category' | 'assignedTo' | 'dueFrom' | 'dueBefore'>;
+type ProjectFilters = Pick<ProjectQuery, 'category' | 'assignedTo' | 'dueFrom' | 'dueBefore' | 'completed'>;
 
 /** The filters a live query may use, in the service's terms; null for any other. */
 function projectFiltersOf(where: LiveWhere[] | undefined): ProjectFilters | null {
@@ -24,6 +24,8 @@ function projectFiltersOf(where: LiveWhere[] | undefined): ProjectFilters | null
       filters.dueFrom = String(clause.value);
     else if (clause.field === 'dueDate' && clause.op === '<' && filters.dueBefore === undefined)
       filters.dueBefore = String(clause.value);
+    else if (clause.field === 'completed' && clause.op === '==' && clause.value === true)
+      filters.completed = true;
     else return null;
   }
   return filters;
@@ -34,7 +36,8 @@ function projectFiltersOf(where: LiveWhere[] | undefined): ProjectFilters | null
  * open-ended one would follow every project there is.
  */
 function refuseUnboundedRange(filters: ProjectFilters): void {
-  if (filters.dueFrom === undefined && filters.dueBefore === undefined) return;
+  // Completed projects are only ever read by a calendar range: all of them at once would be unbounded.
+  if (filters.dueFrom === undefined && filters.dueBefore === undefined && !filters.completed) return;
   const problem =
     filters.dueFrom === undefined || filters.dueBefore === undefined
       ? calendarMessages.rangeHalf
@@ -49,7 +52,7 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
     throw invalidArgument(
       {
         where:
-          'Projects can be filtered by category (==), assignedUserIds (array-contains) or a dueDate range (>= and <).',
+          'Projects can be filtered by category (==), assignedUserIds (array-contains), a dueDate range (>= and <) or, with a range, completed (== true).',
       },
       messages.badRequest,
     );

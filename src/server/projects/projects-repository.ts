@@ -22,6 +22,11 @@ export interface ProjectQuery {
   dueFrom?: string | undefined;
   /** Only projects due before this day. */
   dueBefore?: string | undefined;
+  /**
+   * Completed projects instead of open ones: only with a due-date range (the calendar's 'Show completed',
+   * docs/decisions/071-completed-projects-on-the-calendar.md), which the callers enforce.
+   */
+  completed?: boolean | undefined;
   orderBy: { column: 'created_at' | 'due_date' | 'name'; direction: 'asc' | 'desc' };
   limit?: number;
   /** Only projects after this one in the order. */
@@ -31,7 +36,8 @@ export interface ProjectQuery {
 }
 
 /**
- * Open projects (not completed) matching the filters, in order (ties by id), within the keyset bounds.
+ * Open projects (not completed; completed ones when `completed` is set) matching the filters, in order
+ * (ties by id), within the keyset bounds.
  * Each order has a partial index on (filter, column, id) over open projects, so a page deep in the list
  * reads as few rows as the first (docs/decisions/021-project-paging.md).
  */
@@ -41,7 +47,8 @@ export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): 
 
 /** The rows `queryProjects` reads, before any column is chosen. */
 function openProjectsInOrder(db: Kysely<Database>, query: ProjectQuery) {
-  let select = db.selectFrom('projects').where('completed_at', 'is', null);
+  // Completed projects have no paging index: they are read only by a due-date range of at most 42 days.
+  let select = db.selectFrom('projects').where('completed_at', query.completed ? 'is not' : 'is', null);
   const { column, direction } = query.orderBy;
   const after = direction === 'desc' ? '<' : '>';
   const upTo = direction === 'desc' ? '>=' : '<=';

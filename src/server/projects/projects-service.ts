@@ -57,6 +57,11 @@ export class ProjectsService {
       writes: NotifyingUnitOfWork;
       /** The caches hear every instance's changes here. */
       changes: ChangeBus;
+      /**
+       * A project's files (attachments, a folder above this one): deleted with the project for good,
+       * kept when it is completed (docs/decisions/073-attachments.md).
+       */
+      projectFiles?: { deleteAllOf(projectId: string): Promise<void> };
     },
   ) {
     this.listCache = createProjectListCache(deps.changes);
@@ -241,11 +246,18 @@ export class ProjectsService {
     const project = await findProjectRow(this.deps.db, id);
     if (!project || project.completed_at !== null) throw notFound(messages.projectNotFound);
     if (project.created_by !== viewer.uid) throw forbidden(messages.onlyCreatorCompletes);
+    // Its fields route the change to the calendar's completed ranges it now joins (decision 071).
+    const open = await this.find(id);
+    if (!open) throw notFound(messages.projectNotFound);
     await this.deps.writes.run(async (trx, write) => {
       if (!(await markProjectCompleted(trx, id, viewer.uid, nowIso())))
         throw notFound(messages.projectNotFound);
       // Its comments are no longer shown anywhere live: subscribers of them get an empty page.
-      this.projectChanged(write, id, null).changed({ collection: 'comments', id, after: { projectId: id } });
+      this.projectChanged(write, id, { ...filterableFields(open), completed: true }).changed({
+        collection: 'comments',
+        id,
+        after: { projectId: id },
+      });
       await this.notifyMembers(trx, write, viewer, id, 'project_completed');
     });
   }
@@ -292,6 +304,8 @@ export class ProjectsService {
       throw forbidden(messages.onlyCreatorDeletes);
     }
     if (!(await deleteProject(this.deps.db, id))) throw notFound(messages.completedProjectNotFound);
+    // After the rows: an upload that starts now finds no project and is refused by the storage rules.
+    await this.deps.projectFiles?.deleteAllOf(id);
   }
 
   /** A completed project, for the links that still point at it (search results, notifications). */

@@ -30,6 +30,28 @@ interface PendingMove {
   version: number;
 }
 
+/** 'Show completed' is this browser's choice, like the users panel's: kept in localStorage, off at first. */
+const SHOW_COMPLETED_KEY = 'dojo.calendarShowCompleted';
+
+const readShowCompleted = (): boolean => {
+  try {
+    return localStorage.getItem(SHOW_COMPLETED_KEY) === '1';
+  } catch {
+    return false;
+  }
+};
+
+/** Projects bucketed by due day, in one pass. */
+function bucketByDay(projects: readonly Project[] | null): Map<string, Project[]> {
+  const map = new Map<string, Project[]>();
+  for (const project of projects ?? []) {
+    const list = map.get(project.dueDate);
+    if (list) list.push(project);
+    else map.set(project.dueDate, [project]);
+  }
+  return map;
+}
+
 const daysOf = (from: string, to: string): string[] => {
   const days: string[] = [];
   for (let day = from; day < to; day = addDays(day, 1)) days.push(day);
@@ -52,6 +74,10 @@ export function CalendarPage() {
   const uid = user?.uid ?? '';
   const { docs, error, isPending } = useLiveQuery<Project>(
     uid ? calendarQuery(view.filter, uid, from, to) : null,
+  );
+  const [showCompleted, setShowCompleted] = useState(readShowCompleted);
+  const completed = useLiveQuery<Project>(
+    uid && showCompleted ? calendarQuery(view.filter, uid, from, to, { completed: true }) : null,
   );
   const [pending, setPending] = useState<ReadonlyMap<string, PendingMove>>(new Map());
   const [moveError, setMoveError] = useState<string | null>(null);
@@ -77,15 +103,21 @@ export function CalendarPage() {
     });
   }, [docs, pending]);
 
-  const byDay = useMemo(() => {
-    const map = new Map<string, Project[]>();
-    for (const project of shownProjects ?? []) {
-      const list = map.get(project.dueDate);
-      if (list) list.push(project);
-      else map.set(project.dueDate, [project]);
+  const byDay = useMemo(() => bucketByDay(shownProjects), [shownProjects]);
+  const completedByDay = useMemo(
+    () => (showCompleted ? bucketByDay(completed.docs) : new Map<string, Project[]>()),
+    [showCompleted, completed.docs],
+  );
+
+  const toggleShowCompleted = (on: boolean) => {
+    setShowCompleted(on);
+    try {
+      if (on) localStorage.setItem(SHOW_COMPLETED_KEY, '1');
+      else localStorage.removeItem(SHOW_COMPLETED_KEY);
+    } catch {
+      // A browser that keeps nothing still shows them for this visit.
     }
-    return map;
-  }, [shownProjects]);
+  };
 
   const movable = useCallback(
     (project: Project) => user !== null && (project.createdBy.id === user.uid || user.role === 'admin'),
@@ -218,6 +250,8 @@ export function CalendarPage() {
   const viewMonth = view.day.slice(0, 7);
   const heading = view.mode === 'month' ? monthName(view.day) : `Week of ${dayName(weekStart(view.day))}`;
   const openProjects = openDay ? (byDay.get(openDay) ?? []) : [];
+  const openCompleted = openDay ? (completedByDay.get(openDay) ?? []) : [];
+  const busy = isPending || (showCompleted && completed.isPending);
 
   return (
     <div className="calendar">
@@ -249,25 +283,34 @@ export function CalendarPage() {
         </div>
       </div>
       <FilterBar current={view.filter} onChange={(filter) => setView({ ...view, filter })} />
+      <label className="calendar-switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={showCompleted}
+          onChange={(event) => toggleShowCompleted(event.target.checked)}
+        />
+        Show completed
+      </label>
       <h2 id="calendar-heading" className="calendar-heading" aria-live="polite">
         {heading}
       </h2>
       <p id="calendar-help" className="calendar-help">
         Arrow keys move between days, Page Up and Page Down between months; Enter lists a day’s projects,
-        where Move carries one to another day. Completed projects are not shown here: they are under{' '}
-        <Link to={CLIENT_ROUTES.completed}>Completed</Link>.
+        where Move carries one to another day. Show completed adds the completed projects of these dates,
+        struck through; all of them are under <Link to={CLIENT_ROUTES.completed}>Completed</Link>.
       </p>
       {moveError && (
         <p className="error" role="alert">
           {moveError}
         </p>
       )}
-      {error && (
+      {(error || (showCompleted && completed.error)) && (
         <p className="error" role="alert">
           {messages.fetchFailed}
         </p>
       )}
-      {isPending && <p className="loading">{messages.loading}</p>}
+      {busy && <p className="loading">{messages.loading}</p>}
       {docs && docs.length >= CALENDAR_PROJECT_LIMIT && (
         <p className="calendar-note">
           {`Only the first ${CALENDAR_PROJECT_LIMIT} projects of these dates are shown: pick a filter or the week view to see the rest.`}
@@ -279,7 +322,7 @@ export function CalendarPage() {
         className={`calendar-grid calendar-grid-${view.mode}`}
         aria-labelledby="calendar-heading"
         aria-describedby="calendar-help"
-        aria-busy={isPending}
+        aria-busy={busy}
         onKeyDown={onGridKeyDown}
         onClick={(event) => {
           const cell = (event.target as Element).closest<HTMLElement>('[data-day]');
@@ -304,7 +347,9 @@ export function CalendarPage() {
             key={week[0]}
             className={
               // On a narrow screen a week without projects, today or the active day is left out whole.
-              week.some((day) => byDay.has(day) || day === today || day === view.day)
+              week.some(
+                (day) => byDay.has(day) || completedByDay.has(day) || day === today || day === view.day,
+              )
                 ? 'calendar-row'
                 : 'calendar-row calendar-row-empty'
             }
@@ -314,6 +359,7 @@ export function CalendarPage() {
                 key={day}
                 day={day}
                 projects={byDay.get(day) ?? NO_PROJECTS}
+                completedProjects={completedByDay.get(day) ?? NO_PROJECTS}
                 shown={shown}
                 today={today}
                 outsideMonth={view.mode === 'month' && day.slice(0, 7) !== viewMonth}
@@ -332,7 +378,7 @@ export function CalendarPage() {
           <h2 id="calendar-day-panel-heading" ref={panelHeadingRef} tabIndex={-1}>
             {`Due ${dayName(openDay)}`}
           </h2>
-          {openProjects.length === 0 ? (
+          {openProjects.length === 0 && openCompleted.length === 0 ? (
             <p>{messages.noProjects}</p>
           ) : (
             <ul className="calendar-day-panel-list">
@@ -351,6 +397,18 @@ export function CalendarPage() {
                       Move
                     </button>
                   )}
+                </li>
+              ))}
+              {openCompleted.map((project) => (
+                <li
+                  key={project.id}
+                  className={`calendar-project calendar-project-completed calendar-category-${project.category}`}
+                >
+                  <Link to={projectPath(project.id)} className="calendar-project-name">
+                    <span className="visually-hidden">Completed: </span>
+                    {project.name}
+                  </Link>
+                  <span className="calendar-day-panel-category">{`${project.category}, completed`}</span>
                 </li>
               ))}
             </ul>

@@ -10,6 +10,8 @@ export const SHOWN_IN_WEEK = 12;
 export interface DayCellProps {
   day: string;
   projects: readonly Project[];
+  /** The completed projects due that day, when 'Show completed' is on: shown after the open ones, apart. */
+  completedProjects: readonly Project[];
   shown: number;
   today: string;
   outsideMonth: boolean;
@@ -29,8 +31,9 @@ export interface DayCellProps {
  */
 let draggedProjectId: string | null = null;
 
-const countText = (count: number) =>
-  count === 0 ? 'no projects due' : count === 1 ? '1 project due' : `${count} projects due`;
+const countText = (count: number, completed: number) =>
+  (count === 0 ? 'no projects due' : count === 1 ? '1 project due' : `${count} projects due`) +
+  (completed === 0 ? '' : `, ${completed} completed`);
 
 /**
  * One day of the grid. Memoized: a live change re-renders only the days whose projects changed (the live
@@ -39,6 +42,7 @@ const countText = (count: number) =>
 export const DayCell = memo(function DayCell({
   day,
   projects,
+  completedProjects,
   shown,
   today,
   outsideMonth,
@@ -48,7 +52,9 @@ export const DayCell = memo(function DayCell({
   onOpenDay,
   onDropProject,
 }: DayCellProps) {
-  const hidden = projects.length - shown;
+  // The open projects come first; the completed ones take the room left.
+  const shownCompleted = completedProjects.slice(0, Math.max(0, shown - projects.length));
+  const hidden = projects.length + completedProjects.length - shown;
   const onDragOver = (event: DragEvent) => {
     if (draggedProjectId !== null) event.preventDefault();
   };
@@ -62,7 +68,7 @@ export const DayCell = memo(function DayCell({
   const classes = ['calendar-day'];
   if (outsideMonth) classes.push('calendar-day-outside');
   if (day === today) classes.push('calendar-day-today');
-  if (projects.length === 0) classes.push('calendar-day-empty');
+  if (projects.length === 0 && completedProjects.length === 0) classes.push('calendar-day-empty');
   if (dropTarget) classes.push('calendar-day-drop-target');
   if (active) classes.push('calendar-day-active');
   return (
@@ -71,7 +77,7 @@ export const DayCell = memo(function DayCell({
       className={classes.join(' ')}
       data-day={day}
       tabIndex={active ? 0 : -1}
-      aria-label={`${dayName(day)}${day === today ? ' (today)' : ''}, ${countText(projects.length)}`}
+      aria-label={`${dayName(day)}${day === today ? ' (today)' : ''}, ${countText(projects.length, completedProjects.length)}`}
       aria-selected={dropTarget ? true : undefined}
       onDragOver={onDragOver}
       onDrop={onDrop}
@@ -125,6 +131,24 @@ export const DayCell = memo(function DayCell({
               </li>
             );
           })}
+        </ul>
+      )}
+      {shownCompleted.length > 0 && (
+        <ul className="calendar-day-projects">
+          {shownCompleted.map((project) => (
+            // Never draggable: a completed project is not edited (decision 071); reopening it is.
+            <li
+              key={project.id}
+              className={`calendar-project calendar-project-completed calendar-category-${project.category}`}
+              data-project-id={project.id}
+            >
+              <a href={projectPath(project.id)} tabIndex={-1} className="calendar-project-name">
+                <span className="visually-hidden">Completed: </span>
+                {project.name}
+              </a>
+              <span className="visually-hidden">{`, ${project.category}`}</span>
+            </li>
+          ))}
         </ul>
       )}
       {hidden > 0 && (
