@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, newSignedInContext, newUser, test } from './support/fixtures';
-import { closeAll, createProjectViaApi, uniqueProjectName } from './support/projects';
+import { expect, holdRequests, newSignedInContext, newUser, test } from './support/fixtures';
+import { closeAll, createProjectViaApi, uniqueProjectName, type ApiProject } from './support/projects';
 
 /**
  * The calendar (docs/product-spec.md, the calendar screen): two members of one team, each in their own
@@ -124,6 +124,97 @@ test('Show completed (remembered in this browser) shows completed projects apart
     await expect(eighth.getByText(name)).toHaveCount(0);
   } finally {
     await closeAll(a.context, b.context);
+  }
+});
+
+test('a move from a stale view — dragged or by keyboard — meets the stale-edit check: a clear message, and the calendar shows the server’s project', async ({
+  browser,
+}) => {
+  const mover = await newSignedInContext(browser, newUser('stale'));
+  // The same member in another browser (only a project's creator or an admin edits it): the edit the
+  // calendar did not see.
+  const elsewhere = await browser.newContext();
+  const login = await elsewhere.request.post('/api/auth/login', {
+    data: { email: mover.user.email, password: mover.user.password },
+  });
+  expect(login.ok()).toBe(true);
+  const editElsewhere = async (id: string, change: { name?: string; dueDate?: string }) => {
+    const current = (await (await elsewhere.request.get(`/api/projects/${id}`)).json()) as {
+      project: ApiProject & { version: number };
+    };
+    const { project } = current;
+    const response = await elsewhere.request.patch(`/api/projects/${id}`, {
+      data: {
+        name: change.name ?? project.name,
+        details: project.details,
+        dueDate: change.dueDate ?? project.dueDate,
+        category: project.category,
+        assignedUserIds: project.assignedUserIds,
+        version: project.version,
+      },
+    });
+    expect(response.status()).toBe(200);
+  };
+  const conflictMessage = mover.page
+    .getByRole('alert')
+    .filter({ hasText: 'Someone changed this project meanwhile' });
+  try {
+    const page = mover.page;
+    await page.setViewportSize({ width: 1280, height: 1200 });
+    await openCalendar(page);
+
+    // Dragged while a teammate moves it elsewhere: the move's request is held until their edit is in.
+    const dragged = await createProjectViaApi(mover.context.request, {
+      name: uniqueProjectName('dragged'),
+      dueDate: '2032-07-06',
+      assignedUserIds: [mover.user.uid],
+    });
+    const item = dayCell(page, '2032-07-06').locator('.calendar-project', { hasText: dragged.name });
+    await expect(item).toBeVisible();
+    const held = await holdRequests(page, `**/api/projects/${dragged.id}`);
+    await dayCell(page, '2032-07-27').scrollIntoViewIfNeeded();
+    await item.dragTo(dayCell(page, '2032-07-27'), { sourcePosition: { x: 3, y: 6 } });
+    await expect(dayCell(page, '2032-07-27').getByText(dragged.name)).toBeVisible();
+    const renamed = `${dragged.name} renamed`;
+    await editElsewhere(dragged.id, { name: renamed, dueDate: '2032-07-13' });
+    held.release();
+    await expect(conflictMessage).toBeVisible();
+    await expect(dayCell(page, '2032-07-13').getByRole('link', { name: renamed })).toBeVisible();
+    await expect(dayCell(page, '2032-07-27').getByText(dragged.name)).toHaveCount(0);
+    await expect(dayCell(page, '2032-07-06').getByText(dragged.name)).toHaveCount(0);
+    await page.unroute(`**/api/projects/${dragged.id}`);
+    // A fresh screen, without the message, so the keyboard's conflict is its own.
+    await openCalendar(page);
+    await expect(conflictMessage).toHaveCount(0);
+
+    // By keyboard: 'Move' carries the project as it was; a rename meanwhile makes the drop stale.
+    const carried = await createProjectViaApi(mover.context.request, {
+      name: uniqueProjectName('carried'),
+      dueDate: '2032-07-07',
+      assignedUserIds: [mover.user.uid],
+    });
+    const seventh = dayCell(page, '2032-07-07');
+    await expect(seventh.getByText(carried.name)).toBeVisible();
+    await seventh.locator('.calendar-day-number').click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: `Move ${carried.name}` }).click();
+    await expect(seventh).toBeFocused();
+    const carriedRenamed = `${carried.name} renamed`;
+    await editElsewhere(carried.id, { name: carriedRenamed });
+    await expect(seventh.getByRole('link', { name: carriedRenamed })).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(dayCell(page, '2032-07-08')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(conflictMessage).toBeVisible();
+    // The teammate's name stands, on the day the server has.
+    await expect(seventh.getByRole('link', { name: carriedRenamed })).toBeVisible();
+    await expect(dayCell(page, '2032-07-08').getByText(carried.name)).toHaveCount(0);
+    const onServer = (await (await elsewhere.request.get(`/api/projects/${carried.id}`)).json()) as {
+      project: ApiProject;
+    };
+    expect(onServer.project).toMatchObject({ name: carriedRenamed, dueDate: '2032-07-07' });
+  } finally {
+    await closeAll(mover.context, elsewhere);
   }
 });
 
