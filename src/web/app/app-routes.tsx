@@ -49,15 +49,11 @@ const screens = {
     })),
   ),
   createProject: lazyScreen(() =>
-    import('../features/projects/create-project-page').then((module) => ({
-      Screen: module.CreateProjectPage,
-    })),
+    import('./create-project-screen').then((module) => ({ Screen: module.CreateProjectScreen })),
   ),
-  project: lazyScreen(() =>
-    import('../features/projects/project-page').then((module) => ({ Screen: module.ProjectPage })),
-  ),
+  project: lazyScreen(() => import('./project-screen').then((module) => ({ Screen: module.ProjectScreen }))),
   editProject: lazyScreen(() =>
-    import('../features/projects/edit-project-page').then((module) => ({ Screen: module.EditProjectPage })),
+    import('./edit-project-screen').then((module) => ({ Screen: module.EditProjectScreen })),
   ),
   completed: lazyScreen(() =>
     import('../features/projects/completed-projects-page').then((module) => ({

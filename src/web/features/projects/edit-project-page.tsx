@@ -11,6 +11,7 @@ import {
 import { DojoError } from '../../../sdk';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
+import type { FormAttachmentParts } from '../../hooks/use-attachments';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { getCspNonce } from '../../lib/csp-nonce';
@@ -98,12 +99,20 @@ function UnsavedChanges({
  * and the user's own changes stay on show beside it until they choose. While the user has changed
  * nothing, the form simply follows the project live.
  */
-function EditProjectForm({ project }: { project: Project }) {
+function EditProjectForm({
+  project,
+  attachments,
+}: {
+  project: Project;
+  attachments: FormAttachmentParts | undefined;
+}) {
   const navigate = useNavigate();
   const [base, setBase] = useState(project);
   const [values, setValues] = useState(() => projectFormValues(project));
   const [unsaved, setUnsaved] = useState<Unsaved | null>(null);
   const [saving, setSaving] = useState(false);
+  // Files to add: they upload once the changes are saved (the project page shows their progress).
+  const [files, setFiles] = useState<File[]>([]);
 
   const newer = project.version > base.version && !saving;
   if (newer && unsaved === null && changedProjectFields(values, projectFormValues(base)).length === 0) {
@@ -127,6 +136,9 @@ function EditProjectForm({ project }: { project: Project }) {
     } finally {
       setSaving(false);
     }
+    const sentFiles = files;
+    setFiles([]);
+    await attachments?.attachPending(project.id, sentFiles);
     await navigate(projectPath(project.id));
   };
 
@@ -141,6 +153,7 @@ function EditProjectForm({ project }: { project: Project }) {
         )}
       </div>
       <ProjectForm values={values} onChange={setValues} send={send} submitLabel="Save changes">
+        {attachments && <attachments.PendingFiles files={files} onChange={setFiles} label="Attach files" />}
         {unsaved && (
           <UnsavedChanges
             unsaved={unsaved}
@@ -175,7 +188,8 @@ function EditProjectMessage({ text }: { text: string }) {
  * project, which this page follows live. A completed or deleted project shows 'No such document exists'.
  * Like the create page, it is its own chunk and wraps react-select in its `NonceProvider`.
  */
-export function EditProjectPage() {
+/** `attachments`: the picker for files to upload once the changes are saved (given by app/). */
+export function EditProjectPage({ attachments }: { attachments?: FormAttachmentParts }) {
   const { id = '' } = useParams();
   const { user } = useAuthContext();
   const { validId, docs, error } = useProjectAtAddress(id);
@@ -200,7 +214,7 @@ export function EditProjectPage() {
       <NonceProvider nonce={getCspNonce() ?? ''} cacheKey="dojo">
         <div className="create-project">
           <PageTitle>{`Edit ${project.name}`}</PageTitle>
-          <EditProjectForm key={project.id} project={project} />
+          <EditProjectForm key={project.id} project={project} attachments={attachments} />
         </div>
       </NonceProvider>
     );

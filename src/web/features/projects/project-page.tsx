@@ -4,6 +4,7 @@ import { CLIENT_ROUTES, announcements, editProjectPath, messages } from '../../.
 import { ErrorAlert } from '../../components/error-alert';
 import { PageTitle } from '../../components/page-title';
 import { useAnnouncer } from '../../hooks/use-announcer';
+import { useAttachments } from '../../hooks/use-attachments';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { mayManage, titleWithoutProject, useProjectAtAddress } from './project-at-address';
@@ -22,6 +23,7 @@ export function ProjectPage() {
   const { validId, docs, error } = useProjectAtAddress(id);
   const completion = useCompleteProject();
   const { say } = useAnnouncer();
+  const attachments = useAttachments();
 
   // While 'Mark as Complete' waits for its answer, the live subscription may already report the project
   // gone: the page keeps showing it until the call returns (then it navigates, or shows the failure).
@@ -68,6 +70,7 @@ export function ProjectPage() {
           completeError={completion.error}
         />
         <ProjectComments projectId={project.id} />
+        {attachments && <attachments.ProjectPanel projectId={project.id} creatorId={project.createdBy.id} />}
       </div>
     );
   }
