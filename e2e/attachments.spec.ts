@@ -1,0 +1,203 @@
+import type { JSHandle, Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
+import { pngFile } from './support/files';
+import { expect, holdRequests, newSignedInContext, newUser, test } from './support/fixtures';
+import {
+  closeAll,
+  createProjectViaApi,
+  openProject,
+  projectPage,
+  uniqueProjectName,
+} from './support/projects';
+
+/**
+ * Attachments on a project page (issue 31, docs/decisions/073-attachments.md): dropped, pasted into a
+ * comment, listed live in another browser, opened in the image viewer by keyboard, refused before upload.
+ * The texts are the product's words, typed here on purpose (see support/projects.ts).
+ */
+
+const attachments = {
+  section: (page: Page) => page.getByRole('region', { name: 'Attachments', exact: true }),
+  heading: (page: Page) => page.getByRole('heading', { level: 2, name: 'Attachments', exact: true }),
+  list: (page: Page) => page.getByRole('list', { name: 'Attachments', exact: true }),
+  item: (page: Page, name: string) => attachments.list(page).getByRole('listitem').filter({ hasText: name }),
+  uploadRow: (page: Page, name: string) =>
+    page.getByRole('list', { name: 'Uploads', exact: true }).getByRole('listitem').filter({ hasText: name }),
+  progress: (page: Page, name: string) => page.getByRole('progressbar', { name: `Upload of ${name}` }),
+  dropZone: (page: Page) => page.getByText('Drop files to attach them to this project', { exact: true }),
+};
+
+const STORAGE_REQUESTS = '**/v0/b/**';
+
+/** A DataTransfer made in the page, holding one file of `size` bytes (or the given base64 bytes). */
+function fileTransfer(
+  page: Page,
+  file: { name: string; type: string; size?: number; base64?: string },
+): Promise<JSHandle<DataTransfer>> {
+  return page.evaluateHandle(({ name, type, size, base64 }) => {
+    const bytes = base64
+      ? Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+      : new Uint8Array(size ?? 0).fill(65);
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], name, { type }));
+    return transfer;
+  }, file);
+}
+
+/** Drags the transfer's files onto the page and drops them, as a user dragging from the desktop would. */
+async function dropOnPage(page: Page, transfer: JSHandle<DataTransfer>): Promise<void> {
+  await page.dispatchEvent('main', 'dragenter', { dataTransfer: transfer });
+  await page.dispatchEvent('main', 'dragover', { dataTransfer: transfer });
+  await expect(attachments.dropZone(page)).toBeVisible();
+  await page.dispatchEvent('main', 'drop', { dataTransfer: transfer });
+  await expect(attachments.dropZone(page)).toBeHidden();
+}
+
+test('a file dropped on a project page shows its progress and appears live in another browser', async ({
+  browser,
+}) => {
+  const creator = await newSignedInContext(browser, newUser('attacher'));
+  const member = await newSignedInContext(browser, newUser('watcher'));
+  try {
+    const project = await createProjectViaApi(creator.context.request, {
+      name: uniqueProjectName('attachments'),
+      assignedUserIds: [member.user.uid],
+    });
+    await openProject(member.page, project);
+    await expect(attachments.heading(member.page)).toBeVisible();
+    await member.page.evaluate(() => Object.assign(window, { __e2eNoReload: true }));
+
+    const page = creator.page;
+    await openProject(page, project);
+    // The limits are on the page before anything is picked.
+    await expect(attachments.section(page).getByText(/^Up to \d+ MB a file; .* left\./)).toBeVisible();
+
+    // Over the resumable threshold (256 KiB): sent in chunks, with progress between them.
+    const name = 'plan.txt';
+    const held = await holdRequests(page, STORAGE_REQUESTS);
+    await dropOnPage(page, await fileTransfer(page, { name, type: 'text/plain', size: 700_000 }));
+    const row = attachments.uploadRow(page, name);
+    await expect(row).toContainText('700 kB');
+    await expect(attachments.progress(page, name)).toHaveAttribute('aria-valuenow', '0');
+    await expect(row.getByRole('button', { name: `Pause ${name}` })).toBeVisible();
+    await expect(row.getByRole('button', { name: `Cancel ${name}` })).toBeVisible();
+    held.release();
+    await expect(attachments.progress(page, name)).toHaveAttribute('aria-valuenow', '100');
+    await expect(row).toContainText('Attached');
+
+    for (const viewer of [page, member.page]) {
+      const item = attachments.item(viewer, name);
+      await expect(item).toBeVisible();
+      await expect(item).toContainText(creator.user.displayName);
+      await expect(item).toContainText('700 kB');
+      await expect(item.getByRole('link', { name: `Open ${name} in a new tab` })).toBeVisible();
+    }
+    // The member neither uploaded it nor created the project: no delete for them.
+    await expect(
+      attachments.item(member.page, name).getByRole('button', { name: `Delete ${name}` }),
+    ).toHaveCount(0);
+    expect(await member.page.evaluate(() => (window as { __e2eNoReload?: boolean }).__e2eNoReload)).toBe(
+      true,
+    );
+
+    // The uploader deletes it, confirmed in place; it goes from both pages.
+    await attachments
+      .item(page, name)
+      .getByRole('button', { name: `Delete ${name}` })
+      .click();
+    await page.getByRole('button', { name: 'Confirm delete', exact: true }).click();
+    await expect(attachments.item(page, name)).toHaveCount(0);
+    await expect(attachments.item(member.page, name)).toHaveCount(0);
+  } finally {
+    await closeAll(creator.context, member.context);
+  }
+});
+
+test('an image pasted into a comment is attached to it and opens in the viewer by keyboard', async ({
+  browser,
+}) => {
+  const author = await newSignedInContext(browser, newUser('paster'));
+  try {
+    const project = await createProjectViaApi(author.context.request, {
+      name: uniqueProjectName('pasted image'),
+      assignedUserIds: [author.user.uid],
+    });
+    const page = author.page;
+    await openProject(page, project);
+    const box = projectPage.commentBox(page);
+    await box.fill('The screenshot of the bug.');
+    const png = pngFile().buffer.toString('base64');
+    const transfer = await fileTransfer(page, { name: 'image.png', type: 'image/png', base64: png });
+    await box.evaluate((element, clipboardData) => {
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, transfer);
+    const waiting = page.getByRole('list', { name: 'Files to attach', exact: true });
+    await expect(waiting.getByText(/^Pasted image .*\.png$/)).toBeVisible();
+    await projectPage.addComment(page).click();
+    await expect(projectPage.comment(page, 'The screenshot of the bug.')).toBeVisible();
+
+    const item = attachments
+      .list(page)
+      .getByRole('listitem')
+      .filter({ hasText: /Pasted image/ });
+    await expect(item).toContainText('on a comment');
+    await expect(item).toContainText('Image');
+    const opener = item.getByRole('button', { name: /^View Pasted image/ });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const viewer = page.getByRole('dialog', { name: /^Pasted image/ });
+    await expect(viewer).toBeVisible();
+    await expect(viewer.getByRole('img', { name: /^Pasted image/ })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    // The page with its attachments passes axe in both themes, and fits 320 px.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expectNoAxeViolations(page);
+    }
+    await page.setViewportSize({ width: 320, height: 700 });
+    await expect(item).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  } finally {
+    await closeAll(author.context);
+  }
+});
+
+test('a file over the per-file limit is refused with the reason before anything is sent', async ({
+  browser,
+}) => {
+  const author = await newSignedInContext(browser, newUser('bigfile'));
+  try {
+    const project = await createProjectViaApi(author.context.request, {
+      name: uniqueProjectName('too big'),
+      assignedUserIds: [author.user.uid],
+    });
+    const limits = (await (await author.context.request.get('/api/attachments/limits')).json()) as {
+      maxFileBytes: number;
+    };
+    const page = author.page;
+    await openProject(page, project);
+    await expect(attachments.section(page).getByText(/^Up to .* a file;/)).toBeVisible();
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v0/b/')) sent.push(request.url());
+    });
+    const name = 'huge.bin';
+    await dropOnPage(
+      page,
+      await fileTransfer(page, { name, type: 'application/octet-stream', size: limits.maxFileBytes + 1 }),
+    );
+    const row = attachments.uploadRow(page, name);
+    await expect(row.getByRole('alert')).toHaveText(
+      /^This file is too big: an attachment is at most \d+ MB\.$/,
+    );
+    await expect(row).toContainText('Not attached');
+    await expect(attachments.progress(page, name)).toHaveCount(0);
+    expect(sent).toEqual([]);
+    await expect(page.getByText('No attachments yet.', { exact: true })).toBeVisible();
+  } finally {
+    await closeAll(author.context);
+  }
+});
