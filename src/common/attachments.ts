@@ -124,6 +124,7 @@ export const attachmentMessages = {
   /** POST …/attachments with a commentId that is not the caller's comment on this project. */
   commentNotYours: 'Files can be attached only to your own comments on this project.',
   alreadyAttached: 'This upload is already attached.',
+  tooManyInProject: 'This project has as many attachments as it may keep. Delete some first.',
   tooManyUploads: 'Too many uploads at once. Wait a minute, then try again.',
   uploadFailed: 'The upload failed. Try again.',
 } as const;

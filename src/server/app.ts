@@ -57,6 +57,9 @@ import { registerSingleSignOnRoutes } from './single-sign-on/single-sign-on-rout
 import { singleSignOnRouteDocs } from './single-sign-on/single-sign-on-route-docs';
 import { projectsLiveSource } from './projects/projects-live-source';
 import { commentsLiveSource } from './comments/comments-live-source';
+import { attachmentsLiveSource } from './attachments/attachments-live-source';
+import { registerAttachmentsRoutes } from './attachments/attachments-routes';
+import { attachmentsRouteDocs } from './attachments/attachments-route-docs';
 import { registerCommentsRoutes } from './comments/comments-routes';
 import { commentsRouteDocs } from './comments/comments-route-docs';
 import { registerProjectsRoutes } from './projects/projects-routes';
@@ -243,6 +246,7 @@ function createLiveHub(deps: {
       users: usersLiveSource(services.users),
       projects: projectsLiveSource(services.projects),
       comments: commentsLiveSource(services.comments),
+      attachments: attachmentsLiveSource(services.attachments),
       notifications: notificationsLiveSource(services.notifications),
       project_viewers: projectViewers.liveSource(),
     },
@@ -390,6 +394,7 @@ function registerApiRoutes(
         ...singleSignOnRouteDocs,
         ...projectsRouteDocs,
         ...commentsRouteDocs,
+        ...attachmentsRouteDocs,
         ...searchRouteDocs,
         ...notificationsRouteDocs,
         ...liveRouteDocs,
@@ -442,6 +447,11 @@ function registerApiRoutes(
     comments: services.comments,
     viewers,
     writesPerMinute: config.commentsPerMinute,
+  });
+  registerAttachmentsRoutes(server, {
+    attachments: services.attachments,
+    viewers,
+    writesPerMinute: config.uploadsPerMinute,
   });
   registerSearchRoutes(server, { search: services.search, viewers });
   registerNotificationsRoutes(server, { notifications: services.notifications, viewers });

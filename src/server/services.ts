@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import { AccountService } from './account/account-service';
 import { AppearanceService } from './account/appearance-service';
 import { ApiTokensService } from './api-tokens/api-tokens-service';
+import { AttachmentsService } from './attachments/attachments-service';
+import { isProjectOpen } from './attachments/attachments-repository';
 import { CalendarFeedService } from './calendar-feed/calendar-feed-service';
 import { Mailer } from './notifications/mailer';
 import { PasswordResetService } from './team/password-reset-service';
@@ -93,6 +95,8 @@ export interface Services {
   users: UsersService;
   projects: ProjectsService;
   comments: CommentsService;
+  /** Files on projects and comments (docs/decisions/073-attachments.md). */
+  attachments: AttachmentsService;
   notifications: NotificationsService;
   search: SearchService;
   signupPolicy: SignupPolicyService;
@@ -139,6 +143,8 @@ export async function createServices({
     publicUrl: config.publicUrl,
     quotaBytes: config.storageQuotaBytes,
     uploadSessionTtlMs,
+    attachmentMaxBytes: config.attachmentMaxBytes,
+    attachmentProjectOpen: (projectId) => isProjectOpen(db, projectId),
   });
   const resumableUploads = new ResumableUploads({
     db,
@@ -227,11 +233,13 @@ export async function createServices({
     hashPassword,
     passwordSignIns: ssoPolicy,
   });
+  const attachments = new AttachmentsService({ db, writes, storage });
   const projects = new ProjectsService({
     db: projectsDb ?? db,
     dialect,
     writes: contentWrites,
     changes: bus,
+    projectFiles: attachments,
   });
   return {
     viewers,
@@ -266,6 +274,7 @@ export async function createServices({
     projects,
     calendarFeed: new CalendarFeedService({ db, writes, projects }),
     comments: new CommentsService({ db: projectsDb ?? db, writes: contentWrites }),
+    attachments,
     notifications: new NotificationsService({ db, writes, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
     signupPolicy,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
 import { apiTokenMessages } from '../../src/common/api-tokens';
+import { attachmentMessages } from '../../src/common/attachments';
 import { appearanceMessages } from '../../src/common/appearance';
 import { calendarMessages } from '../../src/common/calendar';
 import { calendarFeedMessages } from '../../src/common/calendar-feed';
@@ -33,6 +34,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(appearanceMessages),
   ...Object.values(calendarMessages),
   ...Object.values(calendarFeedMessages),
+  ...Object.values(attachmentMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;

@@ -65,6 +65,8 @@ interface World {
   apiTokenId: string;
   /** The owner's passkey (its credential id). */
   passkeyId: string;
+  /** The owner's attachment on `projectId`; its bytes are the owner's object (when `needs: ['object']`). */
+  attachmentId: string;
 }
 
 /** Shared by every cell: links that reading does not use up. */
@@ -469,6 +471,38 @@ const ROUTES: Record<string, Row> = {
     policy: ownerOnly(204, 403),
     request: (world) => jsonRequest('DELETE', `/api/projects/${world.projectId}/comments/${world.commentId}`),
   },
+  // Attachments (docs/decisions/073-attachments.md): every member reads them; the uploader registers their
+  // own upload (an object that does not exist here: 404 for the owner, 403 for anyone else's).
+  'GET /api/attachments/limits': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/attachments/limits'),
+  },
+  'GET /api/projects/:id/attachments': {
+    policy: signedIn(200),
+    request: (world) => jsonRequest('GET', `/api/projects/${world.projectId}/attachments`),
+  },
+  'POST /api/projects/:id/attachments': {
+    policy: ownerOnly(404, 403),
+    request: (world) =>
+      jsonRequest('POST', `/api/projects/${world.projectId}/attachments`, {
+        objectName: `attachments/${world.projectId}/${world.owner.id}/matrix/none.txt`,
+      }),
+  },
+  // The uploader (here also the project's creator) or an admin.
+  'DELETE /api/attachments/:id': {
+    policy: ownerOrAdmin(204),
+    request: (world) => jsonRequest('DELETE', `/api/attachments/${world.attachmentId}`),
+  },
+  'GET /api/attachments/:id/content': {
+    policy: signedIn(200),
+    needs: ['object'],
+    request: (world) => jsonRequest('GET', `/api/attachments/${world.attachmentId}/content`),
+  },
+  'GET /api/attachments/:id/thumbnail': {
+    policy: signedIn(200),
+    needs: ['object'],
+    request: (world) => jsonRequest('GET', `/api/attachments/${world.attachmentId}/thumbnail`),
+  },
   'GET /api/completed-projects': {
     policy: signedIn(200),
     request: () => jsonRequest('GET', '/api/completed-projects'),
@@ -672,6 +706,7 @@ async function writeWorlds(
     invitations.push({ id: invitationId });
     const passkeyId = `${tag}-passkey`;
     passkeys.push({ id: passkeyId, userId: owner.id });
+    const attachmentId = `${tag}-attachment`;
     worlds.push({
       owner,
       projectId,
@@ -685,6 +720,7 @@ async function writeWorlds(
       resetToken: '',
       apiTokenId: '',
       passkeyId,
+      attachmentId,
     });
     credentials.push(callerCredentials);
   });
@@ -765,6 +801,27 @@ async function writeWorlds(
               dedupe_key: null,
               created_at: now,
               read_at: null,
+            })),
+          )
+          .execute();
+      }
+      for (const chunk of chunks(worlds)) {
+        // Its bytes and thumbnail are both the owner's object: only a route's bytes, not their kind, matter here.
+        await trx
+          .insertInto('attachments')
+          .values(
+            chunk.map((world) => ({
+              id: world.attachmentId,
+              project_id: world.projectId,
+              comment_id: null,
+              uploader_id: world.owner.id,
+              object_name: world.objectName,
+              name: 'matrix.txt',
+              size: 14,
+              content_type: 'text/plain; charset=utf-8',
+              kind: 'text' as const,
+              thumbnail_name: world.objectName,
+              created_at: now,
             })),
           )
           .execute();

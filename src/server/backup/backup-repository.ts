@@ -24,6 +24,7 @@ export const EXPORTED_TABLES = [
   'projects',
   'project_assignees',
   'comments',
+  'attachments',
   'live_presence',
   'rate_limits',
   'notifications',

@@ -1,3 +1,4 @@
+import { ATTACHMENT_MAX_BYTES_DEFAULT } from '../../common/attachments';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -103,6 +104,7 @@ export const EnvSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
+  ATTACHMENT_MAX_BYTES: z.coerce.number().int().min(1).default(ATTACHMENT_MAX_BYTES_DEFAULT),
   STORAGE_UPLOAD_TTL_MS: z.coerce
     .number()
     .int()
@@ -171,6 +173,7 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'bearer token for GET /metrics (Prometheus text); unset: metrics off and the metrics library never loads',
   STORAGE_BUCKET: 'the only bucket; others answer 404',
   STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
+  ATTACHMENT_MAX_BYTES: 'the largest file one attachment may be (bytes)',
   STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
   STORAGE_DRIVER: 'where file bytes live: disk (DATA_DIR/storage) or s3 (the S3_* variables)',
   S3_ENDPOINT: 'S3-compatible endpoint URL (https://s3.example.com); unset: AWS S3 of S3_REGION',
@@ -230,6 +233,8 @@ export interface Config {
   storageBucket: string;
   /** Bytes each user may keep under `files/{uid}/`. */
   storageQuotaBytes: number;
+  /** The largest file one attachment may be (docs/decisions/073-attachments.md). */
+  attachmentMaxBytes: number;
   /** How long an unfinished resumable upload lives after its start (it reserves quota until then). */
   storageUploadSessionTtlMs: number;
   /** Where file bytes live (create-blob-store.ts). */
@@ -403,6 +408,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
+    attachmentMaxBytes: values.ATTACHMENT_MAX_BYTES,
     storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
     blobStorage: blobStorageOf(values),
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',

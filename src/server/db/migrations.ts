@@ -586,6 +586,31 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // Files on projects and comments (docs/decisions/073-attachments.md); the bytes are storage objects.
+    '0026_attachments': {
+      async up(db: Kysely<unknown>) {
+        await addSequenceKey(db.schema.createTable('attachments'))
+          .addColumn('id', 'text', (column) => column.notNull().unique())
+          .addColumn('project_id', 'text', (column) =>
+            column.notNull().references('projects.id').onDelete('cascade'),
+          )
+          .addColumn('comment_id', 'text', (column) => column.references('comments.id').onDelete('set null'))
+          .addColumn('uploader_id', 'text', (column) => column.notNull().references('users.id'))
+          .addColumn('object_name', 'text', (column) => column.notNull().unique())
+          .addColumn('name', 'text', (column) => column.notNull())
+          .addColumn('size', 'bigint', (column) => column.notNull())
+          .addColumn('content_type', 'text', (column) => column.notNull())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('thumbnail_name', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('attachments_project')
+          .on('attachments')
+          .columns(['project_id', 'seq'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -256,6 +256,27 @@ export interface Database {
   totp_factors: TotpFactorsTable;
   recovery_codes: RecoveryCodesTable;
   calendar_feeds: CalendarFeedsTable;
+  attachments: AttachmentsTable;
+}
+
+/** A file on a project or a comment (docs/decisions/073-attachments.md); its bytes are a storage object. */
+interface AttachmentsTable {
+  /** Commit order: a project's attachments are listed newest first by it. */
+  seq: Generated<number>;
+  id: string;
+  project_id: string;
+  comment_id: string | null;
+  uploader_id: string;
+  /** The storage object with the bytes (`attachments/{projectId}/{uploader}/{upload id}/{name}`). */
+  object_name: string;
+  name: string;
+  size: number | string;
+  /** Sniffed from the stored bytes at registration, never the declared type. */
+  content_type: string;
+  kind: 'image' | 'pdf' | 'text' | 'other';
+  /** The storage object of its thumbnail (images only), or null. */
+  thumbnail_name: string | null;
+  created_at: string;
 }
 
 /** A member's private calendar feed (docs/decisions/068-private-calendar-feed.md). */

@@ -15,6 +15,8 @@ import {
   type Project,
 } from '../../common';
 import { addDays, calendarQuery } from '../../common/calendar';
+import { projectAttachmentsQuery } from '../../common/attachments';
+import { attachFile } from '../../../test/support/attachments';
 import { createProjectAs, type SignedInClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { tryLiveSocket } from '../../../test/support/fixtures';
 import {
@@ -243,6 +245,12 @@ describe('live authorization: every source × every viewer, first and second to 
       name: "a project's comments",
       target: () => projectCommentsQuery(project.id, 20),
       change: () => ben.client.projects.addComment(project.id, { content: 'a reply' }),
+      expected: everyMember,
+    },
+    {
+      name: "a project's attachments",
+      target: () => projectAttachmentsQuery(project.id),
+      change: () => attachFile(ben, project.id, new File(['a file'], 'notes.txt')),
       expected: everyMember,
     },
     {

@@ -92,6 +92,21 @@ export async function deleteOwnedObjectRowsUnder(
   return rows.map((row) => row.blob_key);
 }
 
+/** Deletes every object under `prefix` in `bucket`, whoever owns it; returns their blob keys. */
+export async function deleteObjectRowsUnder(
+  db: Kysely<Database>,
+  object: { bucket: string; prefix: string },
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('storage_objects')
+    .where('bucket', '=', object.bucket)
+    .where('name', '>=', object.prefix)
+    .where('name', '<', `${object.prefix}\uffff`)
+    .returning('blob_key')
+    .execute();
+  return rows.map((row) => row.blob_key);
+}
+
 /**
  * Bytes a user holds, in one round trip: the sizes of every object they own (in every bucket), and the
  * declared sizes of their active resumable sessions started since `sessionsSince`, except

@@ -16,6 +16,7 @@ import { fieldsOf, metadataColumns, newObjectRow, toObjectResource } from './obj
 import {
   bytesHeldBy,
   deleteObjectRow,
+  deleteObjectRowsUnder,
   deleteOwnedObjectRowsUnder,
   findObject,
   listNamesFrom,
@@ -52,6 +53,13 @@ interface StorageDeps {
    * least 10 minutes).
    */
   uploadSessionTtlMs: number;
+  /** The largest attachment (ATTACHMENT_MAX_BYTES, docs/decisions/073-attachments.md). */
+  attachmentMaxBytes: number;
+  /**
+   * Whether attachments may be written to a project now (it exists and is open): the attachments feature
+   * decides, above this folder, and the composition root wires it in.
+   */
+  attachmentProjectOpen: (projectId: string) => Promise<boolean>;
 }
 
 /**
@@ -64,6 +72,47 @@ export class StorageService {
 
   get defaultBucket(): string {
     return this.deps.bucket;
+  }
+
+  get attachmentMaxBytes(): number {
+    return this.deps.attachmentMaxBytes;
+  }
+
+  get quotaBytes(): number {
+    return this.deps.quotaBytes;
+  }
+
+  /**
+   * The area the viewer may write `name` in, with the rules that need the database: an attachment's
+   * project must be open. 403 when the rules refuse.
+   */
+  async writeArea(viewerUid: string, name: string): Promise<WriteArea> {
+    const area = requireWriteArea(viewerUid, name, this.deps.attachmentMaxBytes);
+    if (area.projectId !== undefined && !(await this.deps.attachmentProjectOpen(area.projectId))) {
+      throw storageErrors.noWritePermission();
+    }
+    return area;
+  }
+
+  /** Bytes the user holds (objects and open uploads), for the limits shown before an upload. */
+  async usedBytes(ownerUid: string): Promise<number> {
+    const held = await bytesHeldBy(this.deps.db, ownerUid, uploadSessionCutoff(this.deps.uploadSessionTtlMs));
+    return held.stored + held.reserved;
+  }
+
+  /**
+   * Removes every object under `prefix` whoever owns it, rows then bytes: the server's own cleanup (a
+   * deleted project's attachments), never a user's request. Best effort for the bytes, like `discard`.
+   */
+  async deleteAllUnder(prefix: string): Promise<void> {
+    const blobKeys = await deleteObjectRowsUnder(this.deps.db, { bucket: this.deps.bucket, prefix });
+    for (const key of blobKeys) await this.discard(key);
+  }
+
+  /** Removes one object by the server's decision (an attachment deleted through its API). */
+  async deleteByServer(name: string): Promise<void> {
+    const blobKey = await deleteObjectRow(this.deps.db, this.deps.bucket, name);
+    if (blobKey) await this.discard(blobKey);
   }
 
   stage(bytes: Uint8Array): Promise<StoredBlob> {
@@ -138,7 +187,7 @@ export class StorageService {
     const metadata = parseWritableMetadata(parts.metadata);
     const name = requireName(input.name ?? nameIn(metadata));
     return this.storeStream({
-      area: requireWriteArea(input.viewerUid, name),
+      area: await this.writeArea(input.viewerUid, name),
       bucket: input.bucket,
       name,
       metadata,
@@ -159,7 +208,7 @@ export class StorageService {
   }): Promise<ObjectResource> {
     const name = requireName(input.name);
     return this.storeStream({
-      area: requireWriteArea(input.viewerUid, name),
+      area: await this.writeArea(input.viewerUid, name),
       bucket: input.bucket,
       name,
       metadata: {},
@@ -179,6 +228,8 @@ export class StorageService {
     body: Buffer,
   ): Promise<ObjectResource> {
     const area = requireWriteArea(viewerUid, name);
+    // An attachment is written once; its type is the one sniffed when it was registered.
+    if (area.kind === 'attachment') throw storageErrors.noWritePermission();
     const write = parseWritableMetadata(body);
     return this.deps.db.transaction().execute(async (trx) => {
       await lockOwner(trx, this.deps.dialect, area.ownerUid);
@@ -206,7 +257,8 @@ export class StorageService {
    * gone.
    */
   async deleteObject(viewerUid: string, bucket: string, name: string): Promise<void> {
-    requireWriteArea(viewerUid, name);
+    // Attachments are deleted through their own API (uploader, project creator or admin), never here.
+    if (requireWriteArea(viewerUid, name).kind === 'attachment') throw storageErrors.noWritePermission();
     const blobKey = await deleteObjectRow(this.deps.db, bucket, name);
     if (!blobKey) throw storageErrors.objectNotFound(name);
     await this.discard(blobKey);
@@ -266,8 +318,15 @@ export class StorageService {
     alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
     finishingUploadId?: string,
   ): Promise<void> {
+    if (area.projectId !== undefined && !(await this.deps.attachmentProjectOpen(area.projectId))) {
+      throw storageErrors.noWritePermission();
+    }
     const replaced = await this.deps.db.transaction().execute(async (trx) => {
       await lockOwner(trx, this.deps.dialect, area.ownerUid);
+      // An attachment is written once: a second object at its name would change a registered file's bytes.
+      if (area.kind === 'attachment' && (await findObject(trx, row.bucket, row.name))) {
+        throw storageErrors.noWritePermission();
+      }
       if (row.size > (await this.remainingQuota(trx, area, row.bucket, row.name, finishingUploadId))) {
         throw storageErrors.quotaExceeded(row.bucket);
       }

@@ -285,7 +285,7 @@ export function registerStorageRoutes(app: FastifyInstance, deps: Deps): void {
         }
         if (protocol === 'media') {
           // The rules' size, from Content-Length, before the bytes: the same 403 as when the stream runs over.
-          const area = name === undefined ? null : writeAreaOf(name);
+          const area = name === undefined ? null : writeAreaOf(name, storage.attachmentMaxBytes);
           if (area)
             refuseDeclaredBodyOver(request, maxBytesOf(area), () => storageErrors.noWritePermission());
           return storage.uploadMedia({

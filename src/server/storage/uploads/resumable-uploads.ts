@@ -84,7 +84,7 @@ export class ResumableUploads {
   }): Promise<{ uploadId: string; name: string }> {
     const metadata = parseWritableMetadata(input.metadata);
     const name = requireName(input.name ?? nameIn(metadata));
-    const area = requireWriteArea(input.viewerUid, name);
+    const area = await this.deps.objects.writeArea(input.viewerUid, name);
     if (input.declaredSize > maxBytesOf(area)) throw storageErrors.noWritePermission();
     const contentType = requireContentType(
       metadata.contentType ?? (input.declaredType || DEFAULT_CONTENT_TYPE),
@@ -249,7 +249,7 @@ export class ResumableUploads {
         `The upload has ${session.received} of its ${size} bytes; it cannot be finalized yet.`,
       );
     }
-    const area = requireWriteArea(viewerUid, session.name);
+    const area = requireWriteArea(viewerUid, session.name, this.deps.objects.attachmentMaxBytes);
     // The blob first, then its head: on S3 the bytes are in an unfinished multipart upload until then.
     const blob = await this.deps.blobs.commitPart(uploadId, size);
     let contentType: string;
