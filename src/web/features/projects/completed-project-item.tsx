@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { formatCalendarDay, type CompletedProject } from '../../../common';
 import { BusyButton } from '../../components/busy-button';
+import { ConfirmInPlace, useInPlace } from '../../components/confirm-in-place';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 import { categoryLabel } from './project-form';
 
@@ -34,25 +35,8 @@ export function CompletedProjectItem({
 }: CompletedProjectItemProps) {
   const id = useId();
   const nameId = `${id}-name`;
-  const questionId = `${id}-question`;
-  const warningId = `${id}-warning`;
-  const [confirming, setConfirming] = useState(false);
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  // Where focus goes once the confirmation has opened or closed (the elements exist only after the render).
-  const focusAfter = useRef<'cancel' | 'delete' | null>(null);
-
-  useEffect(() => {
-    const target = focusAfter.current;
-    focusAfter.current = null;
-    if (target === 'cancel') cancelRef.current?.focus();
-    if (target === 'delete') deleteRef.current?.focus();
-  }, [confirming]);
-
-  const cancel = () => {
-    focusAfter.current = 'delete';
-    setConfirming(false);
-  };
+  const confirmation = useInPlace();
+  const { trigger } = confirmation;
 
   return (
     <li className="completed-item">
@@ -71,7 +55,7 @@ export function CompletedProjectItem({
             {relativeTime(project.completedAt)}
           </time>
         </p>
-        {canManage && !confirming && (
+        {canManage && !confirmation.open && (
           <div className="completed-actions">
             <BusyButton
               className="btn"
@@ -82,47 +66,26 @@ export function CompletedProjectItem({
               {pending === 'reopen' ? 'Reopening...' : 'Reopen'}
             </BusyButton>
             <BusyButton
-              ref={deleteRef}
+              ref={trigger}
               className="btn btn-danger"
               aria-describedby={nameId}
               busy={busy}
-              onClick={() => {
-                focusAfter.current = 'cancel';
-                setConfirming(true);
-              }}
+              onClick={confirmation.show}
             >
               Delete permanently
             </BusyButton>
           </div>
         )}
-        {canManage && confirming && (
-          <div
-            className="inset completed-confirm"
-            role="group"
-            aria-labelledby={questionId}
-            aria-describedby={warningId}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                event.stopPropagation();
-                cancel();
-              }
-            }}
-          >
-            <p id={questionId} className="completed-question">
-              {`Delete "${project.name}" permanently?`}
-            </p>
-            <p id={warningId}>
-              The project and all its comments will be gone for good. This cannot be undone.
-            </p>
-            <div className="completed-actions">
-              <BusyButton className="btn btn-danger" busy={busy} onClick={() => onDelete(project)}>
-                {pending === 'delete' ? 'Deleting...' : 'Yes, delete for good'}
-              </BusyButton>
-              <button ref={cancelRef} className="btn" type="button" onClick={cancel}>
-                Cancel
-              </button>
-            </div>
-          </div>
+        {canManage && confirmation.open && (
+          <ConfirmInPlace
+            kind="completed"
+            confirmation={confirmation}
+            question={`Delete "${project.name}" permanently?`}
+            warning="The project and all its comments will be gone for good. This cannot be undone."
+            busy={busy}
+            action={pending === 'delete' ? 'Deleting...' : 'Yes, delete for good'}
+            onConfirm={() => onDelete(project)}
+          />
         )}
       </article>
     </li>

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import type { ApiToken } from '../../../common/api-tokens';
 import { BusyButton } from '../../components/busy-button';
-import { absoluteTime, formatDate, relativeTime } from '../../lib/time-format';
+import { ConfirmInPlace, useInPlace } from '../../components/confirm-in-place';
+import { DayFact, LastTimeFact } from './item-facts';
 
 const scopeText = (scope: ApiToken['scope']): string => (scope === 'read' ? 'Read only' : 'Read and write');
 
@@ -20,25 +21,8 @@ export function ApiTokenItem({
 }) {
   const id = useId();
   const nameId = `${id}-name`;
-  const questionId = `${id}-question`;
-  const warningId = `${id}-warning`;
-  const [confirming, setConfirming] = useState(false);
-  const revokeRef = useRef<HTMLButtonElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  // Where focus goes once the confirmation has opened or closed (the elements exist only after the render).
-  const focusAfter = useRef<'cancel' | 'revoke' | null>(null);
-
-  useEffect(() => {
-    const target = focusAfter.current;
-    focusAfter.current = null;
-    if (target === 'cancel') cancelRef.current?.focus();
-    if (target === 'revoke') revokeRef.current?.focus();
-  }, [confirming]);
-
-  const cancel = () => {
-    focusAfter.current = 'revoke';
-    setConfirming(false);
-  };
+  const confirmation = useInPlace();
+  const { trigger } = confirmation;
 
   return (
     <li className="session-item api-token-item">
@@ -47,63 +31,31 @@ export function ApiTokenItem({
           {token.name}
         </span>
         <span className="api-token-scope">{scopeText(token.scope)}</span>
-        <span className="session-seen">
-          Created <time dateTime={token.createdAt}>{formatDate(token.createdAt)}</time>
-        </span>
-        <span className="session-seen">
-          Expires <time dateTime={token.expiresAt}>{formatDate(token.expiresAt)}</time>
-        </span>
-        <span className="session-seen">
-          {token.lastUsedAt ? (
-            <>
-              Last used{' '}
-              <time dateTime={token.lastUsedAt} title={absoluteTime(token.lastUsedAt)}>
-                {relativeTime(token.lastUsedAt)}
-              </time>
-            </>
-          ) : (
-            'Never used'
-          )}
-        </span>
+        <DayFact label="Created" at={token.createdAt} />
+        <DayFact label="Expires" at={token.expiresAt} />
+        <LastTimeFact label="Last used" at={token.lastUsedAt} never="Never used" />
       </div>
-      {!confirming && (
+      {!confirmation.open && (
         <BusyButton
-          ref={revokeRef}
+          ref={trigger}
           className="btn"
           aria-describedby={nameId}
           busy={busy}
-          onClick={() => {
-            focusAfter.current = 'cancel';
-            setConfirming(true);
-          }}
+          onClick={confirmation.show}
         >
           Revoke
         </BusyButton>
       )}
-      {confirming && (
-        <div
-          className="inset api-token-confirm"
-          role="group"
-          aria-labelledby={questionId}
-          aria-describedby={warningId}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.stopPropagation();
-              cancel();
-            }
-          }}
-        >
-          <p id={questionId} className="api-token-question">{`Revoke "${token.name}"?`}</p>
-          <p id={warningId}>Every script using it is refused at once. This cannot be undone.</p>
-          <div className="api-token-actions">
-            <BusyButton className="btn btn-danger" busy={busy} onClick={() => onRevoke(token)}>
-              {revoking ? 'Revoking...' : 'Yes, revoke'}
-            </BusyButton>
-            <button ref={cancelRef} className="btn" type="button" onClick={cancel}>
-              Cancel
-            </button>
-          </div>
-        </div>
+      {confirmation.open && (
+        <ConfirmInPlace
+          kind="api-token"
+          confirmation={confirmation}
+          question={`Revoke "${token.name}"?`}
+          warning="Every script using it is refused at once. This cannot be undone."
+          busy={busy}
+          action={revoking ? 'Revoking...' : 'Yes, revoke'}
+          onConfirm={() => onRevoke(token)}
+        />
       )}
     </li>
   );

@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
-import { messages } from '../../../common';
+import { useState } from 'react';
 import {
   API_TOKEN_EXPIRY_DAYS,
   CreateApiTokenSchema,
@@ -9,7 +8,6 @@ import {
 } from '../../../common/api-tokens';
 import { ApiTokensClient } from '../../../sdk/api-tokens';
 import { ActionOutcome, useRowAction } from '../../components/action-outcome';
-import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { FormSubmit } from '../../components/form-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
@@ -18,6 +16,8 @@ import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { ApiTokenItem } from './api-token-item';
+import { LoadedList, SettingsSection } from './settings-section';
+import { ShownOnce } from './shown-once';
 import './api-tokens.css';
 
 const apiTokens = new ApiTokensClient(dojo.transport);
@@ -61,12 +61,16 @@ export function ApiTokensSection() {
     );
 
   return (
-    <section className="card" aria-labelledby="api-tokens-heading">
-      <h2 id="api-tokens-heading">API tokens</h2>
-      <p className="settings-hint api-tokens-intro">
-        A script signs in with a token as <code>Authorization: Bearer &lt;token&gt;</code>, with your
-        permissions within the token&apos;s scope. Tokens cannot change your password, sessions or tokens.
-      </p>
+    <SettingsSection
+      name="api-tokens"
+      title="API tokens"
+      hint={
+        <>
+          A script signs in with a token as <code>Authorization: Bearer &lt;token&gt;</code>, with your
+          permissions within the token&apos;s scope. Tokens cannot change your password, sessions or tokens.
+        </>
+      }
+    >
       {created && <NewTokenSecret created={created} onDone={() => setCreated(null)} />}
       <CreateTokenForm
         onCreated={(made) => {
@@ -76,24 +80,24 @@ export function ApiTokensSection() {
         }}
       />
       <h3 id="api-tokens-list-heading">Your tokens</h3>
-      <ErrorAlert message={loadError} />
-      {!tokens && !loadError && <p className="loading">{messages.loading}</p>}
-      {tokens && tokens.length === 0 && <p className="muted">You have no API tokens.</p>}
-      {tokens && tokens.length > 0 && (
-        <ul className="session-list" aria-labelledby="api-tokens-list-heading">
-          {tokens.map((token) => (
-            <ApiTokenItem
-              key={token.id}
-              token={token}
-              busy={rows.pending !== null}
-              revoking={rows.pending?.id === token.id}
-              onRevoke={revoke}
-            />
-          ))}
-        </ul>
-      )}
+      <LoadedList
+        items={tokens}
+        loadError={loadError}
+        empty="You have no API tokens."
+        labelledBy="api-tokens-list-heading"
+      >
+        {(token) => (
+          <ApiTokenItem
+            key={token.id}
+            token={token}
+            busy={rows.pending !== null}
+            revoking={rows.pending?.id === token.id}
+            onRevoke={revoke}
+          />
+        )}
+      </LoadedList>
       <ActionOutcome error={rows.error} status={rows.status} />
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -177,55 +181,21 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
   );
 }
 
-/** The new token's secret, this once: focused when it appears, with a copy button and a clear warning. */
+/** The new token's secret, this once, with a clear warning. */
 function NewTokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-  const { say } = useAnnouncer();
-  const secretRef = useRef<HTMLInputElement>(null);
-  const [copyProblem, setCopyProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    secretRef.current?.focus();
-    secretRef.current?.select();
-  }, [created]);
-
-  const copy = async () => {
-    setCopyProblem(null);
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      say('Token copied.');
-    } catch {
-      secretRef.current?.select();
-      setCopyProblem('Could not copy: the token is selected, copy it with your keyboard.');
-    }
-  };
-
   return (
-    <div className="inset api-token-secret" role="group" aria-labelledby="api-token-secret-heading">
-      <h3 id="api-token-secret-heading">{`Your new token "${created.token.name}"`}</h3>
-      <p id="api-token-secret-warning" className="settings-warning">
-        Copy it now: this is the only time it is shown. Keep it secret, like a password.
-      </p>
-      <div className="form-field">
-        <label htmlFor="api-token-secret">Token:</label>
-        <input
-          ref={secretRef}
-          id="api-token-secret"
-          className="api-token-secret-value"
-          readOnly
-          value={created.secret}
-          aria-describedby="api-token-secret-warning"
-          onFocus={(event) => event.target.select()}
-        />
-      </div>
-      <div className="api-token-actions">
-        <button className="btn" type="button" onClick={() => void copy()}>
-          Copy token
-        </button>
-        <button className="btn" type="button" onClick={onDone}>
-          Done, I have copied it
-        </button>
-      </div>
-      <ErrorAlert message={copyProblem} />
-    </div>
+    <ShownOnce
+      id="api-token-secret"
+      className="api-token-secret"
+      heading={`Your new token "${created.token.name}"`}
+      warning="Copy it now: this is the only time it is shown. Keep it secret, like a password."
+      label="Token:"
+      noun="token"
+      value={created.secret}
+      inputClassName="api-token-secret-value"
+      actionsClassName="api-token-actions"
+      copied="Token copied."
+      onDone={onDone}
+    />
   );
 }

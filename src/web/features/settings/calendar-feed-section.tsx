@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
-import { messages } from '../../../common';
+import { useState } from 'react';
 import type { CalendarFeedScope, CalendarFeedState } from '../../../common/calendar-feed';
 import { CalendarFeedClient } from '../../../sdk/calendar-feed';
+import { ConfirmInPlace, useInPlace } from '../../components/confirm-in-place';
 import { ErrorAlert } from '../../components/error-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { formatDate } from '../../lib/time-format';
+import { Loaded, SettingsSection } from './settings-section';
+import { ShownOnce } from './shown-once';
 import './calendar-feed.css';
 
 const calendarFeed = new CalendarFeedClient(dojo.transport);
@@ -31,7 +33,8 @@ export function CalendarFeedSection() {
   const [shownUrl, setShownUrl] = useState<string | null>(null);
   const [pending, setPending] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-  const [confirmingReset, setConfirmingReset] = useState(false);
+  const resetQuestion = useInPlace();
+  const { trigger: resetTrigger } = resetQuestion;
   const { say } = useAnnouncer();
 
   const act = async (label: string, work: () => Promise<CalendarFeedState>, done: string) => {
@@ -42,7 +45,7 @@ export function CalendarFeedSection() {
       update(() => next);
       setShownUrl(next.url);
       setScope(null);
-      setConfirmingReset(false);
+      resetQuestion.done();
       say(done);
     } catch (error) {
       setActionError(errorMessage(error));
@@ -62,190 +65,129 @@ export function CalendarFeedSection() {
     );
 
   return (
-    <section className="card" aria-labelledby="calendar-feed-heading">
-      <h2 id="calendar-feed-heading">Calendar feed</h2>
-      <p className="settings-hint calendar-feed-intro">
-        Subscribe to your projects&apos; due dates in Thunderbird, Apple Calendar or Google Calendar
-        (&quot;From URL&quot;): each open project is an all-day event on its due date.
-      </p>
-      <ErrorAlert message={failure ? errorMessage(failure.error) : null} />
-      {!state && !failure && <p className="loading">{messages.loading}</p>}
-      {state && (
-        <>
-          <p className="calendar-feed-status">
-            {state.enabled
-              ? `On since ${formatDate(state.createdAt ?? '')}: ${SCOPE_LABELS[state.scope ?? 'all'].toLowerCase()}.`
-              : 'Off.'}
-          </p>
-          {shownUrl && <FeedAddress url={shownUrl} onDone={() => setShownUrl(null)} />}
-          {state.enabled && !shownUrl && (
-            <p className="muted">
-              The address was shown when it was made. Lost it? Reset the address to get a new one.
+    <SettingsSection
+      name="calendar-feed"
+      title="Calendar feed"
+      hint={`Subscribe to your projects' due dates in Thunderbird, Apple Calendar or Google Calendar ("From URL"): each open project is an all-day event on its due date.`}
+    >
+      <Loaded value={state} loadError={failure ? errorMessage(failure.error) : null}>
+        {(feed) => (
+          <>
+            <p className="calendar-feed-status">
+              {feed.enabled
+                ? `On since ${formatDate(feed.createdAt ?? '')}: ${SCOPE_LABELS[feed.scope ?? 'all'].toLowerCase()}.`
+                : 'Off.'}
             </p>
-          )}
-          <fieldset className="calendar-feed-scope">
-            <legend>Projects in the feed</legend>
-            {(['all', 'mine'] as const).map((option) => (
-              <label key={option} className="calendar-feed-option">
-                <input
-                  type="radio"
-                  name="calendar-feed-scope"
-                  value={option}
-                  checked={scope === option}
-                  onChange={() => setScope(option)}
-                />{' '}
-                {SCOPE_LABELS[option]}
-              </label>
-            ))}
-          </fieldset>
-          <div className="calendar-feed-actions">
-            {!state.enabled && (
-              <button
-                className="btn btn-primary"
-                type="button"
-                disabled={pending !== null}
-                onClick={() =>
-                  void act(
-                    'on',
-                    () => calendarFeed.choose(scope),
-                    'Calendar feed turned on. Copy its address now.',
-                  )
-                }
-              >
-                {pending === 'on' ? 'Turning on...' : 'Turn on calendar feed'}
-              </button>
+            {shownUrl && <FeedAddress url={shownUrl} onDone={() => setShownUrl(null)} />}
+            {feed.enabled && !shownUrl && (
+              <p className="muted">
+                The address was shown when it was made. Lost it? Reset the address to get a new one.
+              </p>
             )}
-            {state.enabled && (
-              <>
+            <fieldset className="calendar-feed-scope">
+              <legend>Projects in the feed</legend>
+              {(['all', 'mine'] as const).map((option) => (
+                <label key={option} className="calendar-feed-option">
+                  <input
+                    type="radio"
+                    name="calendar-feed-scope"
+                    value={option}
+                    checked={scope === option}
+                    onChange={() => setScope(option)}
+                  />{' '}
+                  {SCOPE_LABELS[option]}
+                </label>
+              ))}
+            </fieldset>
+            <div className="calendar-feed-actions">
+              {!feed.enabled && (
                 <button
-                  className="btn"
+                  className="btn btn-primary"
                   type="button"
-                  disabled={pending !== null || scope === state.scope}
+                  disabled={pending !== null}
                   onClick={() =>
-                    void act('scope', () => calendarFeed.choose(scope), 'Calendar feed choice saved.')
+                    void act(
+                      'on',
+                      () => calendarFeed.choose(scope),
+                      'Calendar feed turned on. Copy its address now.',
+                    )
                   }
                 >
-                  {pending === 'scope' ? 'Saving...' : 'Save choice'}
+                  {pending === 'on' ? 'Turning on...' : 'Turn on calendar feed'}
                 </button>
-                <button
-                  className="btn"
-                  type="button"
-                  disabled={pending !== null}
-                  aria-expanded={confirmingReset}
-                  onClick={() => setConfirmingReset(true)}
-                >
-                  Reset address
-                </button>
-                <button
-                  className="btn btn-danger"
-                  type="button"
-                  disabled={pending !== null}
-                  onClick={() => void turnOff()}
-                >
-                  {pending === 'off' ? 'Turning off...' : 'Turn off'}
-                </button>
-              </>
+              )}
+              {feed.enabled && (
+                <>
+                  <button
+                    className="btn"
+                    type="button"
+                    disabled={pending !== null || scope === feed.scope}
+                    onClick={() =>
+                      void act('scope', () => calendarFeed.choose(scope), 'Calendar feed choice saved.')
+                    }
+                  >
+                    {pending === 'scope' ? 'Saving...' : 'Save choice'}
+                  </button>
+                  <button
+                    ref={resetTrigger}
+                    className="btn"
+                    type="button"
+                    disabled={pending !== null}
+                    aria-expanded={resetQuestion.open}
+                    onClick={resetQuestion.show}
+                  >
+                    Reset address
+                  </button>
+                  <button
+                    className="btn btn-danger"
+                    type="button"
+                    disabled={pending !== null}
+                    onClick={() => void turnOff()}
+                  >
+                    {pending === 'off' ? 'Turning off...' : 'Turn off'}
+                  </button>
+                </>
+              )}
+            </div>
+            {resetQuestion.open && feed.enabled && (
+              <ConfirmInPlace
+                kind="calendar-feed"
+                confirmation={resetQuestion}
+                question="Reset the address? Calendars subscribed to the current one stop updating at once."
+                busy={pending !== null}
+                action={pending !== null ? 'Resetting...' : 'Reset address'}
+                onConfirm={() =>
+                  void act(
+                    'reset',
+                    () => calendarFeed.reset(),
+                    'New calendar feed address made. The old one no longer works. Copy the new one now.',
+                  )
+                }
+              />
             )}
-          </div>
-          {confirmingReset && state.enabled && (
-            <ResetConfirmation
-              busy={pending !== null}
-              onConfirm={() =>
-                void act(
-                  'reset',
-                  () => calendarFeed.reset(),
-                  'New calendar feed address made. The old one no longer works. Copy the new one now.',
-                )
-              }
-              onCancel={() => setConfirmingReset(false)}
-            />
-          )}
-          <ErrorAlert message={actionError} />
-        </>
-      )}
-    </section>
+            <ErrorAlert message={actionError} />
+          </>
+        )}
+      </Loaded>
+    </SettingsSection>
   );
 }
 
-/** The question before a reset, focused when it opens. */
-function ResetConfirmation({
-  busy,
-  onConfirm,
-  onCancel,
-}: {
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancelRef.current?.focus(), []);
-  return (
-    <div className="inset calendar-feed-confirm" role="group" aria-labelledby="calendar-feed-reset-question">
-      <p id="calendar-feed-reset-question" className="calendar-feed-question">
-        Reset the address? Calendars subscribed to the current one stop updating at once.
-      </p>
-      <div className="calendar-feed-actions">
-        <button className="btn btn-danger" type="button" disabled={busy} onClick={onConfirm}>
-          {busy ? 'Resetting...' : 'Reset address'}
-        </button>
-        <button ref={cancelRef} className="btn" type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
-
-/** The feed's address, this once: focused, with a copy button and what anyone holding it can see. */
+/** The feed's address, this once, with what anyone holding it can see. */
 function FeedAddress({ url, onDone }: { url: string; onDone: () => void }) {
-  const { say } = useAnnouncer();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [copyProblem, setCopyProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    inputRef.current?.focus();
-    inputRef.current?.select();
-  }, [url]);
-
-  const copy = async () => {
-    setCopyProblem(null);
-    try {
-      await navigator.clipboard.writeText(url);
-      say('Calendar feed address copied.');
-    } catch {
-      inputRef.current?.select();
-      setCopyProblem('Could not copy: the address is selected, copy it with your keyboard.');
-    }
-  };
-
   return (
-    <div className="inset calendar-feed-address" role="group" aria-labelledby="calendar-feed-address-heading">
-      <h3 id="calendar-feed-address-heading">Your calendar feed address</h3>
-      <p id="calendar-feed-warning" className="settings-warning">
-        Anyone with this link can see the names, due dates, details and assignees of the projects in your
-        feed, without signing in. Keep it private; if it leaks, reset it. It is shown only now.
-      </p>
-      <div className="form-field">
-        <label htmlFor="calendar-feed-url">Address:</label>
-        <input
-          ref={inputRef}
-          id="calendar-feed-url"
-          className="calendar-feed-url"
-          readOnly
-          value={url}
-          aria-describedby="calendar-feed-warning"
-          onFocus={(event) => event.target.select()}
-        />
-      </div>
-      <div className="calendar-feed-actions">
-        <button className="btn" type="button" onClick={() => void copy()}>
-          Copy address
-        </button>
-        <button className="btn" type="button" onClick={onDone}>
-          Done, I have copied it
-        </button>
-      </div>
-      <ErrorAlert message={copyProblem} />
-    </div>
+    <ShownOnce
+      id="calendar-feed-url"
+      className="calendar-feed-address"
+      heading="Your calendar feed address"
+      warning="Anyone with this link can see the names, due dates, details and assignees of the projects in your feed, without signing in. Keep it private; if it leaks, reset it. It is shown only now."
+      label="Address:"
+      noun="address"
+      value={url}
+      inputClassName="calendar-feed-url"
+      actionsClassName="calendar-feed-actions"
+      copied="Calendar feed address copied."
+      onDone={onDone}
+    />
   );
 }

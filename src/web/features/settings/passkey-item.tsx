@@ -1,14 +1,13 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { RenamePasskeySchema, type Passkey } from '../../../common/passkeys';
 import { BusyButton } from '../../components/busy-button';
+import { ConfirmInPlace, useInPlace } from '../../components/confirm-in-place';
 import { Field } from '../../components/field';
 import { FormSubmit } from '../../components/form-alert';
 import { checkWith, useFormAction } from '../../hooks/use-form-action';
-import { absoluteTime, formatDate, relativeTime } from '../../lib/time-format';
+import { DayFact, LastTimeFact } from './item-facts';
 
 const checkName = checkWith(RenamePasskeySchema);
-
-type Mode = 'view' | 'rename' | 'confirm-remove';
 
 /** One passkey of the list: its name, when it was added and last used; renamed in place, removed after a confirm. */
 export function PasskeyItem({
@@ -28,32 +27,10 @@ export function PasskeyItem({
 }) {
   const id = useId();
   const nameId = `${id}-name`;
-  const [mode, setMode] = useState<Mode>('view');
-  const renameRef = useRef<HTMLButtonElement>(null);
-  const removeRef = useRef<HTMLButtonElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  // Where focus goes once the mode has changed (the elements exist only after the render).
-  const focusAfter = useRef<'rename' | 'remove' | 'cancel' | 'name' | null>(null);
-
-  useEffect(() => {
-    const target = focusAfter.current;
-    focusAfter.current = null;
-    if (target === 'rename') renameRef.current?.focus();
-    if (target === 'remove') removeRef.current?.focus();
-    if (target === 'cancel') cancelRef.current?.focus();
-    if (target === 'name') document.getElementById(`${id}-rename`)?.focus();
-  }, [mode, id]);
-
-  const show = (next: Mode, focus: (typeof focusAfter)['current']) => {
-    focusAfter.current = focus;
-    setMode(next);
-  };
-  const closeOnEscape = (event: KeyboardEvent, back: 'rename' | 'remove') => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      show('view', back);
-    }
-  };
+  const renaming = useInPlace(`${id}-rename`);
+  const removal = useInPlace();
+  const { trigger: renameTrigger } = renaming;
+  const { trigger: removeTrigger } = removal;
 
   return (
     <li className="session-item passkey-item">
@@ -61,75 +38,53 @@ export function PasskeyItem({
         <span id={nameId} className="session-device">
           {passkey.name}
         </span>
-        <span className="session-seen">
-          Added <time dateTime={passkey.createdAt}>{formatDate(passkey.createdAt)}</time>
-        </span>
-        <span className="session-seen">
-          {passkey.lastUsedAt ? (
-            <>
-              Last used{' '}
-              <time dateTime={passkey.lastUsedAt} title={absoluteTime(passkey.lastUsedAt)}>
-                {relativeTime(passkey.lastUsedAt)}
-              </time>
-            </>
-          ) : (
-            'Never used'
-          )}
-        </span>
+        <DayFact label="Added" at={passkey.createdAt} />
+        <LastTimeFact label="Last used" at={passkey.lastUsedAt} never="Never used" />
       </div>
-      {mode === 'view' && (
+      {!renaming.open && !removal.open && (
         <div className="passkey-actions">
           <button
-            ref={renameRef}
+            ref={renameTrigger}
             className="btn"
             type="button"
             aria-describedby={nameId}
-            onClick={() => show('rename', 'name')}
+            onClick={renaming.show}
           >
             Rename
           </button>
           <BusyButton
-            ref={removeRef}
+            ref={removeTrigger}
             className="btn"
             aria-describedby={nameId}
             busy={busy}
-            onClick={() => show('confirm-remove', 'cancel')}
+            onClick={removal.show}
           >
             Remove
           </BusyButton>
         </div>
       )}
-      {mode === 'rename' && (
+      {renaming.open && (
         <RenameForm
           inputId={`${id}-rename`}
           passkey={passkey}
-          onKeyDown={(event) => closeOnEscape(event, 'rename')}
-          onCancel={() => show('view', 'rename')}
+          onKeyDown={renaming.cancelOnEscape}
+          onCancel={renaming.cancel}
           onRename={async (name) => {
             await onRename(passkey, name);
-            show('view', 'rename');
+            renaming.cancel();
           }}
         />
       )}
-      {mode === 'confirm-remove' && (
-        <div
-          className="inset passkey-confirm"
-          role="group"
-          aria-labelledby={`${id}-question`}
-          aria-describedby={`${id}-warning`}
-          onKeyDown={(event) => closeOnEscape(event, 'remove')}
-        >
-          <p id={`${id}-question`} className="passkey-question">{`Remove "${passkey.name}"?`}</p>
-          <p id={`${id}-warning`}>It will no longer sign you in. The passkey itself stays on its device.</p>
-          <div className="passkey-actions">
-            <BusyButton className="btn btn-danger" busy={busy} onClick={() => onRemove(passkey)}>
-              {removing ? 'Removing...' : 'Yes, remove'}
-            </BusyButton>
-            <button ref={cancelRef} className="btn" type="button" onClick={() => show('view', 'remove')}>
-              Cancel
-            </button>
-          </div>
-        </div>
+      {removal.open && (
+        <ConfirmInPlace
+          kind="passkey"
+          confirmation={removal}
+          question={`Remove "${passkey.name}"?`}
+          warning="It will no longer sign you in. The passkey itself stays on its device."
+          busy={busy}
+          action={removing ? 'Removing...' : 'Yes, remove'}
+          onConfirm={() => onRemove(passkey)}
+        />
       )}
     </li>
   );

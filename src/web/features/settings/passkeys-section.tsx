@@ -1,9 +1,7 @@
 import { useState } from 'react';
-import { messages } from '../../../common';
 import { defaultPasskeyName, RenamePasskeySchema, type Passkey } from '../../../common/passkeys';
 import { PasskeysClient } from '../../../sdk/passkeys';
 import { ActionOutcome, useRowAction } from '../../components/action-outcome';
-import { ErrorAlert } from '../../components/error-alert';
 import { Field } from '../../components/field';
 import { FormSubmit } from '../../components/form-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
@@ -12,6 +10,7 @@ import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 import { PasskeyItem } from './passkey-item';
+import { LoadedList, SettingsSection } from './settings-section';
 import './passkeys.css';
 
 const passkeys = new PasskeysClient(dojo.transport, dojo.auth);
@@ -66,29 +65,28 @@ export function PasskeysSection() {
     );
 
   return (
-    <section className="card" aria-labelledby="passkeys-heading">
-      <h2 id="passkeys-heading">Passkeys</h2>
-      <p className="settings-hint passkeys-intro">
-        Sign in with your fingerprint, face or device PIN instead of your password. The passkey stays on your
-        device or in your password manager; The Dojo keeps only its public key.
-      </p>
-      <ErrorAlert message={loadError} />
-      {!list && !loadError && <p className="loading">{messages.loading}</p>}
-      {list && list.passkeys.length === 0 && <p className="muted">You have no passkeys.</p>}
-      {list && list.passkeys.length > 0 && (
-        <ul className="session-list" aria-labelledby="passkeys-heading">
-          {list.passkeys.map((passkey) => (
-            <PasskeyItem
-              key={passkey.id}
-              passkey={passkey}
-              busy={rows.pending !== null}
-              removing={rows.pending?.id === passkey.id}
-              onRename={rename}
-              onRemove={remove}
-            />
-          ))}
-        </ul>
-      )}
+    <SettingsSection
+      name="passkeys"
+      title="Passkeys"
+      hint="Sign in with your fingerprint, face or device PIN instead of your password. The passkey stays on your device or in your password manager; The Dojo keeps only its public key."
+    >
+      <LoadedList
+        items={list?.passkeys}
+        loadError={loadError}
+        empty="You have no passkeys."
+        labelledBy="passkeys-heading"
+      >
+        {(passkey) => (
+          <PasskeyItem
+            key={passkey.id}
+            passkey={passkey}
+            busy={rows.pending !== null}
+            removing={rows.pending?.id === passkey.id}
+            onRename={rename}
+            onRemove={remove}
+          />
+        )}
+      </LoadedList>
       <ActionOutcome error={rows.error} status={rows.status} />
       {list && full && (
         <p className="settings-hint">{`You have ${list.max} passkeys, the most allowed. Remove one to add another.`}</p>
@@ -100,7 +98,7 @@ export function PasskeysSection() {
           }
         />
       )}
-    </section>
+    </SettingsSection>
   );
 }
 

@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { messages, type AccountSession } from '../../../common';
+import type { AccountSession } from '../../../common';
 import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
-import { absoluteTime, relativeTime } from '../../lib/time-format';
+import { relativeTime } from '../../lib/time-format';
+import { LastTimeFact } from './item-facts';
+import { LoadedList, SettingsSection } from './settings-section';
 
 interface SessionsSectionProps {
   sessions: AccountSession[] | null;
@@ -37,45 +39,35 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
   const others = sessions?.filter((session) => !session.current) ?? [];
 
   return (
-    <section className="card" aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading">Where you are signed in</h2>
-      <ErrorAlert message={loadError} />
-      {!sessions && !loadError && <p className="loading">{messages.loading}</p>}
-      {sessions && (
-        <ul className="session-list">
-          {sessions.map((session) => (
-            <li key={session.id} className="session-item">
-              <div className="session-facts">
-                <span className="session-device">{session.device}</span>
-                {session.current && <span className="session-current">This device</span>}
-                <span className="session-seen">
-                  Last seen{' '}
-                  <time dateTime={session.lastSeenAt} title={absoluteTime(session.lastSeenAt)}>
-                    {relativeTime(session.lastSeenAt)}
-                  </time>
-                </span>
-              </div>
-              {!session.current && (
-                <button
-                  className="btn"
-                  type="button"
-                  aria-label={`Sign out ${session.device}, last seen ${relativeTime(session.lastSeenAt)}`}
-                  aria-disabled={pending !== null || undefined}
-                  onClick={() =>
-                    void run(
-                      session.id,
-                      () => dojo.account.signOutSession(session.id),
-                      `Signed out ${session.device}.`,
-                    )
-                  }
-                >
-                  {pending === session.id ? 'Signing out...' : 'Sign out'}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+    <SettingsSection name="sessions" title="Where you are signed in">
+      <LoadedList items={sessions} loadError={loadError}>
+        {(session) => (
+          <li key={session.id} className="session-item">
+            <div className="session-facts">
+              <span className="session-device">{session.device}</span>
+              {session.current && <span className="session-current">This device</span>}
+              <LastTimeFact label="Last seen" at={session.lastSeenAt} />
+            </div>
+            {!session.current && (
+              <button
+                className="btn"
+                type="button"
+                aria-label={`Sign out ${session.device}, last seen ${relativeTime(session.lastSeenAt)}`}
+                aria-disabled={pending !== null || undefined}
+                onClick={() =>
+                  void run(
+                    session.id,
+                    () => dojo.account.signOutSession(session.id),
+                    `Signed out ${session.device}.`,
+                  )
+                }
+              >
+                {pending === session.id ? 'Signing out...' : 'Sign out'}
+              </button>
+            )}
+          </li>
+        )}
+      </LoadedList>
       {others.length > 0 && (
         <button
           className="btn"
@@ -92,6 +84,6 @@ export function SessionsSection({ sessions, loadError, reload }: SessionsSection
       <div className="form-status" role="status">
         {status && <p>{status}</p>}
       </div>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { messages } from '../../../common';
 import {
   secondStepMessages,
   type RecoveryCodes,
@@ -16,6 +15,7 @@ import { useFormAction, type Checked } from '../../hooks/use-form-action';
 import { useOneShotRead } from '../../hooks/use-one-shot-read';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
+import { Loaded, SettingsSection } from './settings-section';
 
 const twoStep = new SecondStepClient(dojo.transport);
 
@@ -57,83 +57,86 @@ export function TwoStepSection() {
   };
 
   return (
-    <section className="card" aria-labelledby="two-step-heading">
-      <h2 id="two-step-heading">Two-step sign-in</h2>
-      <ErrorAlert message={loadError} />
-      {!status && !loadError && <p className="loading">{messages.loading}</p>}
-      {status && stage.kind === 'codes' && (
-        <RecoveryCodeList
-          codes={stage.codes}
-          doneLabel="I have saved my recovery codes"
-          onDone={() => setStage({ kind: 'idle' })}
-        />
-      )}
-      {status && stage.kind === 'scanning' && (
-        <ConfirmTotpForm
-          enrolment={stage.enrolment}
-          onCancel={() => setStage({ kind: 'idle' })}
-          onConfirmed={(codes) => showCodes(codes, 'Two-step sign-in is on.')}
-        />
-      )}
-      {status && stage.kind === 'idle' && !status.totp && (
-        <>
-          <p>
-            Two-step sign-in is off. With it on, logging in with your password also asks for a code from an
-            authenticator app on your phone.
-          </p>
-          {status.required && (
-            <p className="settings-warning">
-              Your team requires a second step: you will be asked to set it up when you log in.
-            </p>
-          )}
-          {status.hasPassword ? (
-            <button
-              className="btn"
-              type="button"
-              onClick={() => void start()}
-              aria-disabled={starting || undefined}
-            >
-              {starting ? 'Preparing...' : 'Turn on two-step sign-in'}
-            </button>
-          ) : (
-            <p>{secondStepMessages.noPassword}</p>
-          )}
-          <ErrorAlert message={startError} />
-        </>
-      )}
-      {status && stage.kind === 'idle' && status.totp && (
-        <>
-          <p>
-            Two-step sign-in is on: logging in with your password also asks for a code from your authenticator
-            app. {status.recoveryCodesLeft} of 10 recovery codes left.
-          </p>
-          <ProofForm
-            id="recovery-codes-proof"
-            title="New recovery codes"
-            hint="Your old recovery codes stop working."
-            submitLabel="Get new recovery codes"
-            send={async (proof) =>
-              showCodes(await twoStep.regenerateRecoveryCodes(proof), 'New recovery codes made.')
-            }
-          />
-          <ProofForm
-            id="turn-off-proof"
-            title="Turn off two-step sign-in"
-            hint={
-              status.required
-                ? 'Your team requires a second step: you will be asked to set it up again at your next login.'
-                : 'Your password alone will sign you in.'
-            }
-            submitLabel="Turn off"
-            send={async (proof) => {
-              await twoStep.turnOff(proof);
-              say('Two-step sign-in is off.');
-              reload();
-            }}
-          />
-        </>
-      )}
-    </section>
+    <SettingsSection name="two-step" title="Two-step sign-in">
+      <Loaded value={status} loadError={loadError}>
+        {(loaded) => (
+          <>
+            {stage.kind === 'codes' && (
+              <RecoveryCodeList
+                codes={stage.codes}
+                doneLabel="I have saved my recovery codes"
+                onDone={() => setStage({ kind: 'idle' })}
+              />
+            )}
+            {stage.kind === 'scanning' && (
+              <ConfirmTotpForm
+                enrolment={stage.enrolment}
+                onCancel={() => setStage({ kind: 'idle' })}
+                onConfirmed={(codes) => showCodes(codes, 'Two-step sign-in is on.')}
+              />
+            )}
+            {stage.kind === 'idle' && !loaded.totp && (
+              <>
+                <p>
+                  Two-step sign-in is off. With it on, logging in with your password also asks for a code from
+                  an authenticator app on your phone.
+                </p>
+                {loaded.required && (
+                  <p className="settings-warning">
+                    Your team requires a second step: you will be asked to set it up when you log in.
+                  </p>
+                )}
+                {loaded.hasPassword ? (
+                  <button
+                    className="btn"
+                    type="button"
+                    onClick={() => void start()}
+                    aria-disabled={starting || undefined}
+                  >
+                    {starting ? 'Preparing...' : 'Turn on two-step sign-in'}
+                  </button>
+                ) : (
+                  <p>{secondStepMessages.noPassword}</p>
+                )}
+                <ErrorAlert message={startError} />
+              </>
+            )}
+            {stage.kind === 'idle' && loaded.totp && (
+              <>
+                <p>
+                  Two-step sign-in is on: logging in with your password also asks for a code from your
+                  authenticator app. {loaded.recoveryCodesLeft} of 10 recovery codes left.
+                </p>
+                <ProofForm
+                  id="recovery-codes-proof"
+                  title="New recovery codes"
+                  hint="Your old recovery codes stop working."
+                  submitLabel="Get new recovery codes"
+                  send={async (proof) =>
+                    showCodes(await twoStep.regenerateRecoveryCodes(proof), 'New recovery codes made.')
+                  }
+                />
+                <ProofForm
+                  id="turn-off-proof"
+                  title="Turn off two-step sign-in"
+                  hint={
+                    loaded.required
+                      ? 'Your team requires a second step: you will be asked to set it up again at your next login.'
+                      : 'Your password alone will sign you in.'
+                  }
+                  submitLabel="Turn off"
+                  send={async (proof) => {
+                    await twoStep.turnOff(proof);
+                    say('Two-step sign-in is off.');
+                    reload();
+                  }}
+                />
+              </>
+            )}
+          </>
+        )}
+      </Loaded>
+    </SettingsSection>
   );
 }
 
