@@ -9,6 +9,7 @@ const s3Files = [
   'src/server/storage/*.int.test.ts',
   'src/sdk/storage/*.int.test.ts',
   'src/sdk/attachments.int.test.ts',
+  'src/sdk/attachment-limits.int.test.ts',
   'test/support/swift-s3.int.test.ts',
 ];
 
