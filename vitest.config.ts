@@ -13,13 +13,13 @@ const s3Files = [
   'test/support/swift-s3.int.test.ts',
 ];
 
+/** The S3 API's own test uses no database: it runs once, in the integration-s3 project. */
+const swiftSelfTest = 'test/support/swift-s3.int.test.ts';
+
 /**
  * Four projects (docs/architecture.md#tests): fast unit tests beside the code, and the integration suite
  * (the real server on a random port) run once on SQLite and once on PostgreSQL.
  */
-/** The S3 API's own test uses no database: it runs once, in the integration-s3 project. */
-const swiftSelfTest = 'test/support/swift-s3.int.test.ts';
-
 const integrationFiles = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 
 const integration = {
