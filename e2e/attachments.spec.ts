@@ -1,10 +1,12 @@
 import type { JSHandle, Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
-import { pngFile } from './support/files';
+import { pngFile, textFile } from './support/files';
 import { expect, holdRequests, newSignedInContext, newUser, test } from './support/fixtures';
 import {
   closeAll,
+  createForm,
   createProjectViaApi,
+  fillCreateForm,
   openProject,
   projectPage,
   uniqueProjectName,
@@ -26,6 +28,8 @@ const attachments = {
   progress: (page: Page, name: string) => page.getByRole('progressbar', { name: `Upload of ${name}` }),
   dropZone: (page: Page) => page.getByText('Drop files to attach them to this project', { exact: true }),
 };
+
+const announcer = (page: Page) => page.getByRole('status', { name: 'Announcements', exact: true });
 
 const STORAGE_REQUESTS = '**/v0/b/**';
 
@@ -84,6 +88,7 @@ test('a file dropped on a project page shows its progress and appears live in an
     held.release();
     await expect(attachments.progress(page, name)).toHaveAttribute('aria-valuenow', '100');
     await expect(row).toContainText('Attached');
+    await expect(announcer(page)).toHaveText('1 file attached.');
 
     for (const viewer of [page, member.page]) {
       const item = attachments.item(viewer, name);
@@ -197,6 +202,40 @@ test('a file over the per-file limit is refused with the reason before anything 
     await expect(attachments.progress(page, name)).toHaveCount(0);
     expect(sent).toEqual([]);
     await expect(page.getByText('No attachments yet.', { exact: true })).toBeVisible();
+  } finally {
+    await closeAll(author.context);
+  }
+});
+
+test('files picked in the create form upload once the project exists, on its page', async ({ browser }) => {
+  const author = await newSignedInContext(browser, newUser('creator'));
+  try {
+    const page = author.page;
+    await page.goto('/create');
+    const name = uniqueProjectName('with files');
+    await fillCreateForm(page, {
+      name,
+      details: 'Mock-ups attached.',
+      dueDate: '2031-02-01',
+      category: ['Des', 'Design'],
+      assignees: [author.user.displayName],
+    });
+    await expect(createForm.form(page).getByText(/^Up to \d+ MB a file; .* left\./)).toBeVisible();
+    await page
+      .locator('input[type="file"][aria-label="Attach files"]')
+      .setInputFiles([pngFile('mockup.png'), textFile('brief.txt')]);
+    const waiting = page.getByRole('list', { name: 'Files to attach', exact: true });
+    await expect(waiting.getByRole('listitem')).toHaveCount(2);
+    await createForm.submit(page).click();
+
+    // The project's page, where the uploads show, then the list.
+    await expect(projectPage.heading(page, name)).toBeVisible();
+    await expect(attachments.item(page, 'mockup.png')).toBeVisible();
+    await expect(attachments.item(page, 'brief.txt')).toBeVisible();
+    await expect(
+      attachments.item(page, 'mockup.png').getByRole('button', { name: 'View mockup.png' }),
+    ).toBeVisible();
+    await expect(announcer(page)).toHaveText('2 files attached.');
   } finally {
     await closeAll(author.context);
   }

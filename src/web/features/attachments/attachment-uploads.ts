@@ -101,13 +101,22 @@ interface ProjectUploads {
 
 const queues = new Map<string, ProjectUploads>();
 
-/** Told when every file queued so far for a project has ended; the panel sets it to the live announcer. */
-let announce: (text: string) => void = () => undefined;
+/** The live announcer while a project's panel is shown (it sets it); null while none is. */
+let announcer: ((text: string) => void) | null = null;
+/** What ended while no panel was shown (files sent from the create form, say), told when one is. */
+let untold: string | null = null;
+
+function announce(text: string): void {
+  if (announcer) announcer(text);
+  else untold = text;
+}
 
 export function setUploadAnnouncer(say: (text: string) => void): () => void {
-  announce = say;
+  announcer = say;
+  if (untold !== null) say(untold);
+  untold = null;
   return () => {
-    if (announce === say) announce = () => undefined;
+    if (announcer === say) announcer = null;
   };
 }
 
