@@ -1,6 +1,6 @@
 import type { Attachment } from '../../src/common/attachments';
 import { AttachmentsClient, startAttachmentUpload } from '../../src/sdk/attachments';
-import { storedIds, withBlobStore } from '../../src/server/storage/testing/storage-http';
+import { storedIds, storedUploadIds, withBlobStore } from '../../src/server/storage/testing/storage-http';
 import type { SignedInClient } from './clients';
 import type { TestServer } from './test-server';
 
@@ -22,3 +22,6 @@ export async function attachFile(
 /** Every blob in the test server's store (disk or S3), by key: what a deletion must leave behind. */
 export const storedBlobKeys = (server: Pick<TestServer, 'config'>): Promise<string[]> =>
   withBlobStore(server, (blobs) => storedIds(blobs.listBlobs()));
+
+/** The resumable uploads that hold bytes in the store: none once a refused upload is gone. */
+export const storedUploads = storedUploadIds;
