@@ -105,11 +105,23 @@ test('the pinned theme follows the member to a browser they sign in on', async (
   const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light' });
   contexts.push(context);
   const page = await context.newPage();
+  const appearanceReads: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/account/appearance') appearanceReads.push(request.method());
+  });
   await page.goto('/login');
   await fillLoginForm(page, first.user.email, first.user.password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
   await expect.poll(() => background(page)).toBe(BACKGROUND.dark);
+  // The sign-in's answer carried the theme in its cookie: no round trip to ask, and the next page load is
+  // dark from its first paint.
+  expect(appearanceReads).toEqual([]);
+  await context.addInitScript(FIRST_PAINT_PROBE);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
+  expect(await firstPaint(page)).toEqual({ background: BACKGROUND.dark, theme: 'dark' });
+  expect(appearanceReads).toEqual([]);
 });
 
 /** The owner signed in, in a browser whose device prefers `scheme`. */

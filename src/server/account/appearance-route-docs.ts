@@ -3,7 +3,7 @@ import { describeRoutes, jsonBody } from '../http/api-docs';
 import { onOwnAccount } from '../http/route-doc-builders';
 
 const mirrored =
-  'The answer mirrors a pinned theme into the `dojo_theme` cookie (cleared for `system`), from which the server sets `data-theme` on the pages it sends, so the app has its colours from the first paint (docs/decisions/069-dark-theme-and-room-to-work.md).';
+  'The answer mirrors the theme into the `dojo_theme` cookie (as every sign-in does), from which the server sets `data-theme` on the pages it sends for a pinned one, so the app has its colours from the first paint (docs/decisions/069-dark-theme-and-room-to-work.md, docs/decisions/071-calendar-and-theme-follow-ups.md).';
 
 export const appearanceRouteDocs = describeRoutes([
   onOwnAccount({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appearanceMessages, THEME_COOKIE, type Theme } from '../../common/appearance';
 import { signUpClient, type SignedInClient } from '../../../test/support/clients';
+import { postSignup } from '../../../test/support/fixtures';
 import { useTestTeam } from '../../../test/support/test-team';
 
 /**
@@ -40,6 +41,39 @@ const themeOf = async (member: SignedInClient): Promise<Theme> => {
   return (answer.body as { appearance: { theme: Theme } }).appearance.theme;
 };
 
+/** The theme cookie a password sign-in's answer sets. */
+async function themeCookieOfSignIn(member: SignedInClient): Promise<string | undefined> {
+  const response = await fetch(`${team.server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: member.email, password: member.password }),
+  });
+  expect(response.status).toBe(200);
+  return response.headers.getSetCookie().find((line) => line.startsWith(`${THEME_COOKIE}=`));
+}
+
+describe('the theme cookie at sign-in', () => {
+  it("sets the account's theme with the session, so a new browser's first page has it", async () => {
+    const ada = await newMember();
+    expect(await themeCookieOfSignIn(ada)).toMatch(/^dojo_theme=system;.*Path=\//);
+    await call(ada, 'PUT', { theme: 'dark' });
+    const dark = await themeCookieOfSignIn(ada);
+    expect(dark).toMatch(/^dojo_theme=dark;.*Path=\//);
+    expect(dark).toMatch(/SameSite=Lax/i);
+    expect(dark).not.toMatch(/HttpOnly/i);
+    await call(ada, 'PUT', { theme: 'light' });
+    expect(await themeCookieOfSignIn(ada)).toMatch(/^dojo_theme=light;/);
+  });
+
+  it('is set by a signup too, for the new account’s default', async () => {
+    const response = await postSignup(team.server.url);
+    expect(response.status).toBe(201);
+    expect(response.headers.getSetCookie().find((line) => line.startsWith(`${THEME_COOKIE}=`))).toMatch(
+      /^dojo_theme=system;/,
+    );
+  });
+});
+
 describe('PUT /api/account/appearance', () => {
   it("starts at 'system', keeps a pinned theme and mirrors it into the cookie", async () => {
     const ada = await newMember();
@@ -56,10 +90,11 @@ describe('PUT /api/account/appearance', () => {
     expect(light.setCookie).toMatch(/^dojo_theme=light;/);
     expect(await themeOf(ada)).toBe('light');
 
-    // Back to the device's preference: the cookie goes, so pages follow prefers-color-scheme again.
+    // Back to the device's preference: the cookie says 'system', so pages follow prefers-color-scheme again
+    // and the app knows the choice without asking.
     const system = await call(ada, 'PUT', { theme: 'system' });
     expect(system.body).toEqual({ appearance: { theme: 'system' } });
-    expect(system.setCookie).toMatch(/^dojo_theme=;.*Expires=Thu, 01 Jan 1970/);
+    expect(system.setCookie).toMatch(/^dojo_theme=system;.*Path=\//);
     expect(await themeOf(ada)).toBe('system');
   });
 

@@ -9,6 +9,7 @@ import {
   type FieldErrors,
   type SessionState,
 } from '../../common';
+import { THEME_COOKIE, type Theme } from '../../common/appearance';
 import { forbidden, invalidArgument, unauthenticated } from '../core/app-error';
 import { fieldErrorsOf, parseInput } from '../core/validate';
 import { readProfileForm, type ProfileForm } from './profile-form';
@@ -73,12 +74,35 @@ export function registerAuthRoutes(
   });
 }
 
+/** A year: the theme cookie only mirrors the account's choice, which every sign-in sets again. */
+const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
 /**
- * Turns a sign-in into the session cookie and the answer's body, for every way of signing in (password, a
- * second step, a passkey, a provider). The cookie is `Secure` whenever the public URL is https.
+ * Mirrors the account's theme into the `dojo_theme` cookie (docs/decisions/069-dark-theme-and-room-to-work.md):
+ * the server paints a pinned one on the pages it sends, and the app, finding the cookie, need not ask the
+ * account ('system' is written too, so that a member who follows the device is not asked on every visit).
+ * Readable by the page: a preference, never a secret.
+ */
+export function themeCookieSetter(publicUrl: string | undefined) {
+  const httpsOnly = publicUrl?.startsWith('https://') ?? false;
+  return (request: FastifyRequest, reply: FastifyReply, theme: Theme): void => {
+    reply.setCookie(THEME_COOKIE, theme, {
+      path: '/',
+      sameSite: 'lax',
+      secure: httpsOnly || request.protocol === 'https',
+      maxAge: THEME_COOKIE_MAX_AGE_SECONDS,
+    });
+  };
+}
+
+/**
+ * Turns a sign-in into the session cookie, the theme cookie and the answer's body, for every way of signing
+ * in (password, a second step, a passkey, a provider). The cookies are `Secure` whenever the public URL is
+ * https.
  */
 export function signedInSender(publicUrl: string | undefined) {
   const httpsOnly = publicUrl?.startsWith('https://') ?? false;
+  const setThemeCookie = themeCookieSetter(publicUrl);
   return (request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn): AuthResult => {
     reply.setCookie(SESSION_COOKIE, signedIn.sessionToken, {
       path: '/',
@@ -87,6 +111,8 @@ export function signedInSender(publicUrl: string | undefined) {
       secure: httpsOnly || request.protocol === 'https',
       maxAge: SESSION_TTL_MS / 1000,
     });
+    // After the session's: clients that read one cookie read the first.
+    setThemeCookie(request, reply, signedIn.theme);
     return { user: signedIn.user, idToken: signedIn.idToken, expiresIn: signedIn.expiresIn };
   };
 }

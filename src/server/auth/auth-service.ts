@@ -24,8 +24,9 @@ import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { SignupGate } from './signup-gate';
 import type { PasswordSignInGate } from './password-sign-in-gate';
-import { deleteSession, hashSessionToken, insertSession } from './sessions-repository';
+import { deleteSession, findUserTheme, hashSessionToken, insertSession } from './sessions-repository';
 import type { Viewer } from '../core/viewer';
+import type { Theme } from '../../common/appearance';
 import { faultOf } from '../db/fault-errors';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -44,6 +45,8 @@ export interface SignupInput {
 
 export interface SignedIn {
   user: AuthUser;
+  /** The account's theme, mirrored into the theme cookie with the session's, so the first page has it. */
+  theme: Theme;
   sessionToken: string;
   idToken: string;
   expiresIn: number;
@@ -108,7 +111,8 @@ export class AuthService {
         write.changed({ collection: 'users', id: uid });
         return { uid, email, displayName, photoURL, role };
       });
-      return this.signedIn(user, sessionToken);
+      // A new account follows the device until the member pins a theme.
+      return this.signedIn(user, sessionToken, 'system');
     } catch (error) {
       await thumbnails.discard(staged);
       if (isUniqueViolation(error)) {
@@ -168,7 +172,7 @@ export class AuthService {
     });
     await this.deps.presence.markOnline(user.uid, now);
     await touchUserActivity(db, user.uid, now);
-    return this.signedIn(user, sessionToken);
+    return this.signedIn(user, sessionToken, await findUserTheme(db, user.uid));
   }
 
   /**
@@ -216,12 +220,12 @@ export class AuthService {
     return { idToken, expiresIn: ID_TOKEN_TTL_SECONDS };
   }
 
-  private async signedIn(user: AuthUser, sessionToken: string): Promise<SignedIn> {
+  private async signedIn(user: AuthUser, sessionToken: string, theme: Theme): Promise<SignedIn> {
     const idToken = await this.deps.idTokens.sign({
       uid: user.uid,
       sessionHash: hashSessionToken(sessionToken),
     });
-    return { user, sessionToken, idToken, expiresIn: ID_TOKEN_TTL_SECONDS };
+    return { user, theme, sessionToken, idToken, expiresIn: ID_TOKEN_TTL_SECONDS };
   }
 }
 

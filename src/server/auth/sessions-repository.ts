@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Role } from '../../common';
+import type { Theme } from '../../common/appearance';
 import type { ApiTokenScope, Database, SessionKind } from '../db/schema';
 
 export const hashSessionToken = (token: string): string =>
@@ -21,6 +22,12 @@ export async function insertSession(
       last_seen_at: session.createdAt,
     })
     .execute();
+}
+
+/** The theme the member pinned ('system' when none, or when the row is gone). */
+export async function findUserTheme(db: Kysely<Database>, userId: string): Promise<Theme> {
+  const row = await db.selectFrom('users').select('theme').where('id', '=', userId).executeTakeFirst();
+  return row?.theme ?? 'system';
 }
 
 /** A session that has not expired, with the user it signs in. */

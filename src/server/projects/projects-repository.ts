@@ -24,7 +24,7 @@ export interface ProjectQuery {
   dueBefore?: string | undefined;
   /**
    * Completed projects instead of open ones: only with a due-date range (the calendar's 'Show completed',
-   * docs/decisions/071-completed-projects-on-the-calendar.md), which the callers enforce.
+   * docs/decisions/071-calendar-and-theme-follow-ups.md), which the callers enforce.
    */
   completed?: boolean | undefined;
   orderBy: { column: 'created_at' | 'due_date' | 'name'; direction: 'asc' | 'desc' };

@@ -1,4 +1,4 @@
-import { pinnedThemeOf, type Theme } from '../../common/appearance';
+import { pinnedThemeOf, THEME_COOKIE, THEMES, type Theme } from '../../common/appearance';
 import { AppearanceClient } from '../../sdk/appearance';
 import { dojo } from './dojo-client';
 
@@ -15,11 +15,28 @@ export function applyTheme(theme: Theme): void {
   else delete document.documentElement.dataset.theme;
 }
 
+/** The account's theme as the server last mirrored it into this browser's cookie (set at every sign-in). */
+function cookieTheme(): Theme | undefined {
+  const prefix = `${THEME_COOKIE}=`;
+  const value = document.cookie
+    .split('; ')
+    .find((part) => part.startsWith(prefix))
+    ?.slice(prefix.length);
+  return (THEMES as readonly string[]).includes(value ?? '') ? (value as Theme) : undefined;
+}
+
 /**
- * Brings this browser in line with the account's theme once a member is signed in: a sign-in on a new
- * device, or a change made on another one. Loaded lazily by the layout; a failure leaves the theme as it is.
+ * Brings this browser in line with the account's theme once a member is signed in. The sign-in itself
+ * mirrored it into the cookie, so the cookie's theme is applied (a sign-in in this page, with no page load
+ * since); only a browser without the cookie (signed in before the server set it at sign-in) asks the
+ * account. Loaded lazily by the layout; a failure leaves the theme as it is.
  */
 export async function syncTheme(): Promise<void> {
+  const known = cookieTheme();
+  if (known) {
+    applyTheme(known);
+    return;
+  }
   try {
     applyTheme((await appearanceClient.get()).theme);
   } catch {
