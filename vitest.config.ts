@@ -54,6 +54,10 @@ export default defineConfig({
           environment: 'node',
           // A condition a unit test polls for holds as soon as it holds; only a failure waits this long.
           expect: { poll: { timeout: WAIT_MS } },
+          // A few unit tests run a child process (the folder checker, a heap compaction under --expose-gc);
+          // on a loaded machine those took past vitest's 5 s default while passing, so the bound only decides
+          // a hang, as for the integration suite.
+          testTimeout: 3 * WAIT_MS,
         },
       },
       {
