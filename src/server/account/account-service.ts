@@ -17,6 +17,7 @@ import { nowIso } from '../core/time';
 import { isUniqueViolation } from '../db/database';
 import { endMembership } from '../team/departures';
 import { displayNameTaken, requireFreeDisplayName } from '../users/display-names';
+import { authUserOf } from '../users/auth-user';
 import type { ProfileThumbnails, StagedThumbnail, ThumbnailUpload } from '../users/profile-thumbnails';
 import {
   countActiveAdmins,
@@ -158,12 +159,6 @@ export class AccountService {
   private async authUser(uid: string): Promise<AuthUser> {
     const user = await findUserById(this.deps.db, uid);
     if (!user) throw notFound();
-    return {
-      uid: user.id,
-      email: user.email,
-      displayName: user.display_name,
-      photoURL: user.photo_url,
-      role: user.role,
-    };
+    return authUserOf(user);
   }
 }

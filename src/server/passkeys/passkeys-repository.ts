@@ -125,15 +125,6 @@ export async function findActivePasskey(db: Kysely<Database>, id: string): Promi
   return row ? passkeyOf(row) : null;
 }
 
-export async function countPasskeysOf(db: Kysely<Database>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('passkeys')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 export async function insertPasskey(
   db: Kysely<Database>,
   passkey: Omit<PasskeyRow, 'lastUsedAt'>,

@@ -5,7 +5,6 @@ import type {
   AuthenticatorTransport,
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { AuthUser } from '../../common';
 import {
   PASSKEY_CHALLENGE_TTL_MS,
   PASSKEYS_PER_MEMBER,
@@ -22,12 +21,13 @@ import { nowIso } from '../core/time';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { isUniqueViolation } from '../db/database';
-import { findUserById, type UserRow } from '../users/users-repository';
+import { authUserOf } from '../users/auth-user';
+import { findUserById } from '../users/users-repository';
 import type { AuthService, SignedIn } from '../auth/auth-service';
 import type { PasswordSignInGate } from '../auth/password-sign-in-gate';
+import { countPasskeys } from '../auth/second-step/second-step-repository';
 import type { RelyingParty } from './relying-party';
 import {
-  countPasskeysOf,
   deleteExpiredPasskeyFlows,
   deletePasskey,
   findActivePasskey,
@@ -82,14 +82,6 @@ const hashSecondStepFlow = (flow: string): string =>
 
 const flowExpired = (): AppError => new AppError('unauthenticated', passkeyMessages.flowExpired);
 const notVerified = (): AppError => new AppError('unauthenticated', passkeyMessages.notVerified);
-
-const authUserOf = (user: UserRow): AuthUser => ({
-  uid: user.id,
-  email: user.email,
-  displayName: user.display_name,
-  photoURL: user.photo_url,
-  role: user.role,
-});
 
 const presentPasskey = (row: PasskeyRow): Passkey => ({
   id: row.id,
@@ -163,7 +155,7 @@ export class PasskeysService {
     if (!verification.verified) throw new AppError('invalid-argument', passkeyMessages.notVerified);
     const { credential } = verification.registrationInfo;
     // Counted again here: two registrations started side by side must not pass the cap together.
-    if ((await countPasskeysOf(this.deps.db, uid)) >= PASSKEYS_PER_MEMBER) {
+    if ((await countPasskeys(this.deps.db, uid)) >= PASSKEYS_PER_MEMBER) {
       throw new AppError('conflict', passkeyMessages.tooMany);
     }
     const passkey = {

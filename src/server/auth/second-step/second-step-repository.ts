@@ -206,6 +206,7 @@ export async function countUnusedRecoveryCodes(db: Kysely<Database>, userId: str
   return Number(row.count);
 }
 
+/** A member's passkeys: here, below passkeys/, so the second step and the passkeys' own limit share it. */
 export async function countPasskeys(db: Kysely<Database>, userId: string): Promise<number> {
   const row = await db
     .selectFrom('passkeys')

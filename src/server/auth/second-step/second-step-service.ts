@@ -17,6 +17,7 @@ import { nowIso } from '../../core/time';
 import type { Viewer } from '../../core/viewer';
 import type { Database } from '../../db/schema';
 import { findSetting, putSetting } from '../../db/settings-repository';
+import { authUserOf } from '../../users/auth-user';
 import { findUserById, type UserRow } from '../../users/users-repository';
 import type { AuthService, SignedIn } from '../auth-service';
 import type { LoginFailureLimit } from '../login-failures';
@@ -65,14 +66,6 @@ const hashFlow = (flow: string): string =>
   createHash('sha256').update(`second-step:${flow}`).digest('base64url');
 
 const flowExpired = (): AppError => new AppError('unauthenticated', secondStepMessages.flowExpired);
-
-const authUserOf = (user: UserRow): AuthUser => ({
-  uid: user.id,
-  email: user.email,
-  displayName: user.display_name,
-  photoURL: user.photo_url,
-  role: user.role,
-});
 
 /**
  * Two-step sign-in (docs/decisions/064-two-step-sign-in.md): after a right password, a TOTP code, a recovery
