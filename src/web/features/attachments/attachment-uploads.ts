@@ -17,7 +17,7 @@ import { hasEnded, UploadQueue, type QueueItem } from './upload-queue';
  */
 
 /** Uploads sent at once per project: enough to keep the line busy, few enough that each one moves. */
-export const UPLOADS_AT_ONCE = 3;
+const UPLOADS_AT_ONCE = 3;
 
 export const attachmentsClient = new AttachmentsClient(dojo.transport);
 
@@ -72,7 +72,7 @@ export function refusalBeforeUpload(size: number, pendingBytes = 0): string | nu
 }
 
 /** What a failed upload or registration says, in the catalogue's words. */
-export function describeUploadError(error: unknown, size: number): string {
+function describeUploadError(error: unknown, size: number): string {
   if (error instanceof StorageError) {
     if (error.is('quota-exceeded')) return attachmentMessages.overQuota;
     if (error.status === 429) return attachmentMessages.tooManyUploads;
@@ -121,7 +121,7 @@ export function setUploadAnnouncer(say: (text: string) => void): () => void {
 }
 
 /** The sentence said when a batch of uploads has ended. */
-export function uploadsEndedText(items: readonly QueueItem[]): string {
+function uploadsEndedText(items: readonly QueueItem[]): string {
   const done = items.filter((item) => item.state === 'done').length;
   const failed = items.filter((item) => item.state === 'failed').length;
   const parts = [];

@@ -20,7 +20,7 @@ export interface QueueTask {
   cancel(): boolean;
 }
 
-export type QueueItemState =
+type QueueItemState =
   | 'waiting'
   | 'uploading'
   | 'paused'
