@@ -16,7 +16,7 @@ const SearchResultSchema = z.object({
   id: z.string(),
   name: z.string(),
   category: z.string(),
-  field: z.enum(['name', 'details', 'comment']),
+  field: z.enum(['name', 'details', 'comment', 'attachment']),
   snippet: z.string(),
   completed: z.boolean(),
 });

@@ -13,8 +13,11 @@ export const SEARCH_LIMIT_MAX = 50;
 /** Words of a query that count; later ones are ignored (each is one more condition on the index). */
 const SEARCH_MAX_WORDS = 8;
 
-/** Which text of a project matched best: its name, its details or one of its comments. */
-type SearchField = 'name' | 'details' | 'comment';
+/**
+ * Which text of a project matched best: its name, its details, one of its comments, or the file name of one
+ * of its attachments (docs/decisions/073-attachments.md).
+ */
+type SearchField = 'name' | 'details' | 'comment' | 'attachment';
 
 export interface SearchResult {
   id: string;

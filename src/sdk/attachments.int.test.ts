@@ -275,3 +275,25 @@ describe('deleting a project', () => {
     expect(list).toMatchObject({ status: 404, message: messages.projectNotFound });
   });
 });
+
+describe('search', () => {
+  it("finds a project by an attachment's file name, after the projects its text finds", async () => {
+    const word = `quarterly${Date.now().toString(36)}`;
+    const byName = await createProjectAs(team.bob, { name: `The ${word} plan` });
+    const byFile = await createProjectAs(team.bob, { name: 'Numbers' });
+    await attach(team.cid, byFile.id, new File(['figures'], `${word.toUpperCase()}-Report.txt`));
+    const results = await team.dee.client.projects.search(`${word} report`);
+    expect(results).toEqual([
+      expect.objectContaining({
+        id: byFile.id,
+        field: 'attachment',
+        snippet: `${word.toUpperCase()}-Report.txt`,
+      }),
+    ]);
+    const both = await team.dee.client.projects.search(word);
+    expect(both.map((result) => [result.id, result.field])).toEqual([
+      [byName.id, 'name'],
+      [byFile.id, 'attachment'],
+    ]);
+  });
+});

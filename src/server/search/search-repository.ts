@@ -137,6 +137,30 @@ const numericHit = (hit: SearchHit): SearchHit => ({
   commentSeq: hit.commentSeq === null ? null : Number(hit.commentSeq),
 });
 
+/**
+ * The newest projects with an attachment whose file name holds every word (case ignored; a file name is
+ * short, so a scan of the newest attachments by LIKE does), with that file's name. `words` are letters and
+ * digits only (`searchWords`), so none of them is a LIKE wildcard.
+ */
+export async function findAttachmentNameHits(
+  db: Kysely<Database>,
+  words: readonly string[],
+  limit: number,
+): Promise<{ projectId: string; name: string }[]> {
+  let select = db.selectFrom('attachments').select(['project_id', 'name']);
+  for (const word of words) select = select.where(sql<string>`lower(name)`, 'like', `%${word}%`);
+  const rows = await select.orderBy('seq', 'desc').limit(CANDIDATES_PER_SOURCE).execute();
+  const seen = new Set<string>();
+  const hits: { projectId: string; name: string }[] = [];
+  for (const row of rows) {
+    if (seen.has(row.project_id)) continue;
+    seen.add(row.project_id);
+    hits.push({ projectId: row.project_id, name: row.name });
+    if (hits.length === limit) break;
+  }
+  return hits;
+}
+
 /** The texts results are shown from: the projects (only those that exist) and the comments that matched. */
 export async function findSearchTexts(
   db: Kysely<Database>,

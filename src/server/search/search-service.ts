@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { matchedWordCount, searchSnippet, searchWords, type SearchResult } from '../../common';
 import type { Viewer } from '../core/viewer';
 import type { Database, DialectName } from '../db/schema';
-import { findSearchHits, findSearchTexts } from './search-repository';
+import { findAttachmentNameHits, findSearchHits, findSearchTexts } from './search-repository';
 
 /**
  * Project search (docs/decisions/020-search.md). The index is kept by database triggers, so this only
@@ -18,15 +18,37 @@ export class SearchService {
     const words = searchWords(input.q);
     if (words.length === 0) return [];
     const hits = await findSearchHits(db, dialect, words, input.limit);
-    if (hits.length === 0) return [];
+    // After the projects found by their text and comments: those found only by an attachment's file name.
+    const found = new Set(hits.map((hit) => hit.projectId));
+    const byFileName =
+      hits.length < input.limit
+        ? (await findAttachmentNameHits(db, words, input.limit))
+            .filter((hit) => !found.has(hit.projectId))
+            .slice(0, input.limit - hits.length)
+        : [];
+    if (hits.length === 0 && byFileName.length === 0) return [];
     const texts = await findSearchTexts(
       db,
-      hits.map((hit) => hit.projectId),
+      [...hits.map((hit) => hit.projectId), ...byFileName.map((hit) => hit.projectId)],
       hits.flatMap((hit) => (hit.commentSeq === null ? [] : [hit.commentSeq])),
     );
     const projects = new Map(texts.projects.map((project) => [project.id, project]));
     const comments = new Map(texts.comments.map((comment) => [comment.seq, comment.content]));
-    return hits.flatMap((hit): SearchResult[] => {
+    const fileNameResults = byFileName.flatMap((hit): SearchResult[] => {
+      const project = projects.get(hit.projectId);
+      if (!project) return [];
+      return [
+        {
+          id: project.id,
+          name: project.name,
+          category: project.category,
+          completed: project.completed_at !== null,
+          field: 'attachment',
+          snippet: searchSnippet(hit.name, input.q),
+        },
+      ];
+    });
+    const textResults = hits.flatMap((hit): SearchResult[] => {
       const project = projects.get(hit.projectId);
       if (!project) return [];
       const base = {
@@ -52,5 +74,6 @@ export class SearchService {
         },
       ];
     });
+    return [...textResults, ...fileNameResults];
   }
 }

@@ -21,7 +21,12 @@ function Highlighted({ text, query }: { text: string; query: string }) {
   );
 }
 
-const FIELD_LABELS = { name: 'name', details: 'in the details', comment: 'in a comment' } as const;
+const FIELD_LABELS = {
+  name: 'name',
+  details: 'in the details',
+  comment: 'in a comment',
+  attachment: 'in a file name',
+} as const;
 
 /** The listbox of the search combobox (search-box.tsx); loaded with the first search. */
 export default function SearchResults(props: {
