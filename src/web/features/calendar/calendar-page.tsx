@@ -89,10 +89,22 @@ export function CalendarPage() {
   /** Set when the keyboard moved the active day: focus follows it once the day is drawn. */
   const focusDayRef = useRef(false);
 
+  /**
+   * The day last asked for, until the address has it: React Router renders an address change as a
+   * transition, so a second key pressed before it lands must step from the day the first one chose, not
+   * from the address's (two quick ArrowRights are two days on, whatever the machine's load).
+   */
+  const requestedDayRef = useRef<string | null>(null);
   const setView = useCallback(
-    (next: CalendarView) => setSearch(new URLSearchParams(searchOfView(next)), { replace: true }),
+    (next: CalendarView) => {
+      requestedDayRef.current = next.day;
+      setSearch(new URLSearchParams(searchOfView(next)), { replace: true });
+    },
     [setSearch],
   );
+  useEffect(() => {
+    if (requestedDayRef.current === view.day) requestedDayRef.current = null;
+  }, [view.day]);
 
   const shownProjects = useMemo(() => {
     if (!docs) return null;
@@ -190,7 +202,7 @@ export function CalendarPage() {
 
   const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target as HTMLElement).matches('[role="gridcell"]')) return;
-    const day = view.day;
+    const day = requestedDayRef.current ?? view.day;
     const steps: Record<string, () => string> = {
       ArrowLeft: () => addDays(day, -1),
       ArrowRight: () => addDays(day, 1),
@@ -198,8 +210,8 @@ export function CalendarPage() {
       ArrowDown: () => addDays(day, 7),
       Home: () => weekStart(day),
       End: () => addDays(weekStart(day), 6),
-      PageUp: () => stepView({ ...view, mode: 'month' }, -1).day,
-      PageDown: () => stepView({ ...view, mode: 'month' }, 1).day,
+      PageUp: () => stepView({ ...view, mode: 'month', day }, -1).day,
+      PageDown: () => stepView({ ...view, mode: 'month', day }, 1).day,
     };
     const step = steps[event.key];
     if (step) {
