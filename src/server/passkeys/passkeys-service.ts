@@ -53,6 +53,13 @@ interface ChallengeData {
   origin: string;
 }
 
+/** What the browser's answer must match, as @simplewebauthn's verify functions take it. */
+const expectedBy = (expected: ChallengeData) => ({
+  expectedChallenge: expected.challenge,
+  expectedOrigin: expected.origin,
+  expectedRPID: expected.rpId,
+});
+
 /** The options of a ceremony and the flow id the browser sends back with its answer. */
 export interface CeremonyOptions {
   flow: string;
@@ -144,9 +151,7 @@ export class PasskeysService {
     try {
       verification = await verifyRegistrationResponse({
         response: input.response as unknown as RegistrationResponseJSON,
-        expectedChallenge: expected.challenge,
-        expectedOrigin: expected.origin,
-        expectedRPID: expected.rpId,
+        ...expectedBy(expected),
         requireUserVerification: false,
       });
     } catch {
@@ -328,9 +333,7 @@ export class PasskeysService {
     try {
       verification = await verifyAuthenticationResponse({
         response: input.response as unknown as AuthenticationResponseJSON,
-        expectedChallenge: expected.challenge,
-        expectedOrigin: expected.origin,
-        expectedRPID: expected.rpId,
+        ...expectedBy(expected),
         requireUserVerification,
         credential: {
           id: passkey.id,
