@@ -22,6 +22,8 @@ import './api-tokens.css';
 
 const apiTokens = new ApiTokensClient(dojo.transport);
 
+type FormAction = ReturnType<typeof useFormAction>;
+
 const FIELDS = { name: 'api-token-name', scope: 'api-token-scope', expiresInDays: 'api-token-expiry' };
 
 interface FormValues {
@@ -132,52 +134,72 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
         required
         {...form.textField('name', name, setName)}
       />
-      <Field id={FIELDS.scope} label="Scope:" as="custom" {...form.fieldError('scope')}>
-        {(control) => (
-          <select
-            id={control.id}
-            name="scope"
-            value={scope}
-            aria-invalid={control.invalid || undefined}
-            aria-describedby={control.errorId}
-            onChange={(event) => {
-              setScope(event.target.value);
-              form.setFieldError('scope', undefined);
-            }}
-          >
-            <option value="read">{scopeLabel('read')}</option>
-            <option value="write">{scopeLabel('write')}</option>
-          </select>
-        )}
-      </Field>
-      <Field
+      <SelectField
+        id={FIELDS.scope}
+        label="Scope:"
+        name="scope"
+        value={scope}
+        form={form}
+        onChange={setScope}
+        options={(['read', 'write'] as const).map((option) => ({ value: option, label: scopeLabel(option) }))}
+      />
+      <SelectField
         id={FIELDS.expiresInDays}
         label="Expires after:"
-        as="custom"
-        {...form.fieldError('expiresInDays')}
-      >
-        {(control) => (
-          <select
-            id={control.id}
-            name="expiresInDays"
-            value={expiresInDays}
-            aria-invalid={control.invalid || undefined}
-            aria-describedby={control.errorId}
-            onChange={(event) => {
-              setExpiresInDays(event.target.value);
-              form.setFieldError('expiresInDays', undefined);
-            }}
-          >
-            {API_TOKEN_EXPIRY_DAYS.map((days) => (
-              <option key={days} value={String(days)}>
-                {days === 365 ? '1 year' : `${days} days`}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+        name="expiresInDays"
+        value={expiresInDays}
+        form={form}
+        onChange={setExpiresInDays}
+        options={API_TOKEN_EXPIRY_DAYS.map((days) => ({
+          value: String(days),
+          label: days === 365 ? '1 year' : `${days} days`,
+        }))}
+      />
       <FormSubmit form={form} label="Create token" pendingLabel="Creating..." />
     </form>
+  );
+}
+
+/** One choice of the form, as a select in a `Field`: choosing clears the field's message. */
+function SelectField({
+  id,
+  label,
+  name,
+  value,
+  form,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string;
+  form: Pick<FormAction, 'fieldError' | 'setFieldError'>;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <Field id={id} label={label} as="custom" {...form.fieldError(name)}>
+      {(control) => (
+        <select
+          id={control.id}
+          name={name}
+          value={value}
+          aria-invalid={control.invalid || undefined}
+          aria-describedby={control.errorId}
+          onChange={(event) => {
+            onChange(event.target.value);
+            form.setFieldError(name, undefined);
+          }}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
