@@ -11,6 +11,7 @@ export const NOTIFICATION_KINDS = [
   'project_reopened',
   'due_tomorrow',
   'overdue',
+  'attached',
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -87,6 +88,8 @@ export function notificationText(notification: {
       return `${project} is due tomorrow`;
     case 'overdue':
       return `${project} is overdue`;
+    case 'attached':
+      return `${actor} attached a file to ${project}`;
   }
 }
 
@@ -100,6 +103,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   project_reopened: 'A project you are on is reopened',
   due_tomorrow: 'A project you are on is due tomorrow',
   overdue: 'A project you are on is overdue',
+  attached: 'A file is attached to a project you created or are assigned to',
 };
 
 export const NOTIFICATION_EMAIL_MODE_LABELS: Record<NotificationEmailMode, string> = {

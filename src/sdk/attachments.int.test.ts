@@ -297,3 +297,23 @@ describe('search', () => {
     ]);
   });
 });
+
+describe('notifications', () => {
+  it("tell the project's creator and assignees of a new file, but not the uploader or who opted out", async () => {
+    await team.ada.client.notifications.updatePreferences({
+      preferences: [{ kind: 'attached', inApp: false, email: 'off' }],
+    });
+    const project = await createProjectAs(team.bob, {
+      assignedUserIds: [team.ada.user.uid, team.dee.user.uid, team.cid.user.uid],
+    });
+    await attach(team.cid, project.id, new File(['x'], 'told.txt'));
+    const toldOf = async (member: SignedInClient) =>
+      (await member.client.notifications.page({ limit: 100 })).notifications.filter(
+        (notification) => notification.kind === 'attached' && notification.projectId === project.id,
+      );
+    await expect.poll(async () => (await toldOf(team.bob)).length).toBe(1);
+    await expect.poll(async () => (await toldOf(team.dee)).length).toBe(1);
+    expect(await toldOf(team.cid)).toEqual([]);
+    expect(await toldOf(team.ada)).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ import { newId } from '../core/ids';
 import { nowIso } from '../core/time';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
+import { activeProjectMembersOf } from '../notifications/notifications-repository';
 import type { NotifyingUnitOfWork } from '../notifications/notifications-service';
 import type { StorageService } from '../storage/objects/storage-service';
 import type { StoredBlob } from '../storage/stores/blob-store';
@@ -162,6 +163,14 @@ export class AttachmentsService {
           });
         }
         write.changed({ collection: 'attachments', id, after: { projectId } });
+        // The project's creator and assignees (not the uploader), unless they opted out of the kind.
+        write.notify({
+          kind: 'attached',
+          recipientIds: await activeProjectMembersOf(trx, projectId),
+          projectId,
+          ...(row.comment_id ? { commentId: row.comment_id } : {}),
+          actorId: viewer.uid,
+        });
       });
     } catch (error) {
       await storage.discard(thumbnail?.key);

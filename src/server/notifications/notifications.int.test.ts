@@ -4,6 +4,7 @@ import {
   MAX_ASSIGNEES,
   mentionToken,
   messages,
+  NOTIFICATION_KINDS,
   notificationsQuery,
   UNREAD_COUNT_CAP,
   unreadNotificationsCountQuery,
@@ -188,7 +189,7 @@ describe('who is never told', () => {
 describe('preferences', () => {
   it('defaults every kind to in the app, no email, and applies a change at once', async () => {
     const initial = await team.dee.client.notifications.preferences();
-    expect(initial.preferences).toHaveLength(8);
+    expect(initial.preferences).toHaveLength(NOTIFICATION_KINDS.length);
     expect(initial.preferences.every((preference) => preference.inApp && preference.email === 'off')).toBe(
       true,
     );
