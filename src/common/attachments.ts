@@ -7,7 +7,7 @@ import { z } from 'zod/mini';
  */
 
 /** How the browser may show an attachment; decided by the server from the sniffed bytes, never the name. */
-export const ATTACHMENT_KINDS = ['image', 'pdf', 'text', 'other'] as const;
+const ATTACHMENT_KINDS = ['image', 'pdf', 'text', 'other'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
 export const AttachmentSchema = z.object({
@@ -56,10 +56,10 @@ export interface AttachmentLimits {
 export const ATTACHMENT_MAX_BYTES_DEFAULT = 100 * 1024 * 1024;
 
 /** The first segment of every attachment's object name: the storage rules' attachment area. */
-export const ATTACHMENTS_ROOT = 'attachments';
+const ATTACHMENTS_ROOT = 'attachments';
 
 /** The longest file name an attachment keeps (longer ones are cut, keeping the extension). */
-export const ATTACHMENT_NAME_MAX_LENGTH = 200;
+const ATTACHMENT_NAME_MAX_LENGTH = 200;
 
 /**
  * Where an attachment's bytes are uploaded with the storage client:
@@ -76,7 +76,7 @@ export function attachmentObjectName(
 }
 
 /** A file name made safe as an object name's last segment: no slashes, no control characters. */
-export function attachmentFileName(fileName: string): string {
+function attachmentFileName(fileName: string): string {
   // eslint-disable-next-line no-control-regex
   const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   const chars = [...base];

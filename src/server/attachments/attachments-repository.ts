@@ -6,7 +6,7 @@ export type AttachmentRow = Selectable<Database['attachments']>;
 type AttachmentWithUploader = Omit<AttachmentRow, 'seq'> & { display_name: string };
 
 /** The `Attachment` shape, written once: the list, the live query and the answer of a register. */
-export function presentAttachment(row: AttachmentWithUploader): Attachment {
+function presentAttachment(row: AttachmentWithUploader): Attachment {
   return {
     id: row.id,
     projectId: row.project_id,

@@ -23,7 +23,7 @@ const ATTACHMENT_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style
  * everything else a download of application/octet-stream. Always nosniff and the sandbox CSP. The name is
  * the RFC 6266 `filename*` form (percent-encoded UTF-8), so no quote or line break in it matters.
  */
-export function attachmentHeaders(bytes: AttachmentBytes, which: 'content' | 'thumbnail') {
+function attachmentHeaders(bytes: AttachmentBytes, which: 'content' | 'thumbnail') {
   const { attachment } = bytes;
   const inline = which === 'thumbnail' || attachment.kind !== 'other';
   const fileName = encodeURIComponent(

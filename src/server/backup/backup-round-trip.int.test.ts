@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { attachFile } from '../../../test/support/attachments';
 import { createBackupInstall, type BackupInstall } from '../../../test/support/backup-install';
 import { createProjectAs, type SignedInClient, signUpClient, tomorrow } from '../../../test/support/clients';
 import { makePng, postJson, postSignup, sessionCookieOf } from '../../../test/support/fixtures';
@@ -75,6 +76,8 @@ afterAll(async () => {
 interface Written {
   projectId: string;
   assignees: string[];
+  /** An attachment (an image: its thumbnail is a file too) and its bytes, on every third project. */
+  attachment?: { id: string; bytes: Buffer };
 }
 
 async function writeUntil(writer: SignedInClient, others: string[], stop: () => boolean, done: Written[]) {
@@ -85,8 +88,14 @@ async function writeUntil(writer: SignedInClient, others: string[], stop: () => 
       details: `Written while exporting ${index}`,
       assignedUserIds: assignees,
     });
-    done.push({ projectId: project.id, assignees });
+    const entry: Written = { projectId: project.id, assignees };
+    done.push(entry);
     await writer.client.projects.addComment(project.id, { content: `comment ${index}` });
+    if (index % 3 === 1) {
+      const bytes = makePng(300 + index);
+      const file = new File([new Uint8Array(bytes)], `plan ${index}.png`);
+      entry.attachment = { id: (await attachFile(writer, project.id, file)).id, bytes };
+    }
     if (index % 3 === 0) {
       await writer.client.account.updateProfile({
         thumbnail: new Blob([new Uint8Array(makePng(200 + index))], { type: 'image/png' }),
@@ -177,6 +186,21 @@ it('exports a running install under writes and imports it with every row and fil
   const download = await fetch(`${server.url}${user.photoURL}`);
   expect(download.status).toBe(200);
   expect(Buffer.from(await download.arrayBuffer()).equals(avatarBytes)).toBe(true);
+  // Attachments came along with their bytes and thumbnails (the manifests above compared their hashes).
+  const attached = written.flat().filter((entry) => entry.attachment && projectIds.has(entry.projectId));
+  expect(attached.length).toBeGreaterThan(0);
+  for (const entry of attached.slice(0, 3)) {
+    const content = await fetch(`${server.url}/api/attachments/${entry.attachment?.id}/content`, {
+      headers: { cookie },
+    });
+    expect(Buffer.from(await content.arrayBuffer()).equals(entry.attachment?.bytes ?? Buffer.alloc(0))).toBe(
+      true,
+    );
+    const thumbnail = await fetch(`${server.url}/api/attachments/${entry.attachment?.id}/thumbnail`, {
+      headers: { cookie },
+    });
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+  }
   const projects = await fetch(`${server.url}/api/projects?limit=1000`, { headers: { cookie } });
   expect(((await projects.json()) as { projects: unknown[] }).projects.length).toBe(projectIds.size);
   // New rows get keys past the imported ones (PostgreSQL's identity sequences were moved on).
