@@ -46,11 +46,7 @@ export function writeAreaOf(
 }
 
 /** The area the viewer may write `name` in; 403 when the rules refuse. */
-export function requireWriteArea(
-  viewerUid: string,
-  name: string,
-  attachmentMaxBytes?: number,
-): WriteArea {
+export function requireWriteArea(viewerUid: string, name: string, attachmentMaxBytes?: number): WriteArea {
   const area = writeAreaOf(name, attachmentMaxBytes);
   if (!area || area.ownerUid !== viewerUid) throw storageErrors.noWritePermission();
   return area;
