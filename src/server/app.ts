@@ -51,6 +51,8 @@ import { registerPasskeyRoutes } from './passkeys/passkeys-routes';
 import { passkeysRouteDocs } from './passkeys/passkeys-route-docs';
 import { refuseWhatApiTokensMayNotDo, registerApiTokensRoutes } from './api-tokens/api-tokens-routes';
 import { apiTokensRouteDocs } from './api-tokens/api-tokens-route-docs';
+import { registerWebhooksRoutes } from './webhooks/webhooks-routes';
+import { webhooksRouteDocs } from './webhooks/webhooks-route-docs';
 import { registerCalendarFeedRoutes } from './calendar-feed/calendar-feed-routes';
 import { calendarFeedRouteDocs } from './calendar-feed/calendar-feed-route-docs';
 import { registerSingleSignOnRoutes } from './single-sign-on/single-sign-on-routes';
@@ -147,10 +149,17 @@ export async function createApp(
     dueReminders: services.dueReminders,
     notificationJobs: services.notificationJobs,
     notificationEmail: services.notificationEmail,
+    webhookDispatcher: services.webhookDispatcher,
     projectViewers: services.projectViewers,
     mailer: services.mailer,
     blobStore: services.blobStore,
-    storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log),
+    storageSweeps: scheduleStorageSweeps(services.storageSweeper, server.log, [
+      {
+        name: 'unregistered attachment uploads sweep',
+        intervalMs: config.attachmentSweepIntervalMs,
+        sweep: () => services.attachments.sweepUnregistered(),
+      },
+    ]),
     stopLive: () => {
       liveUpgrades.stop();
       hub.close();
@@ -390,6 +399,7 @@ function registerApiRoutes(
         ...appearanceRouteDocs,
         ...passkeysRouteDocs,
         ...apiTokensRouteDocs,
+        ...webhooksRouteDocs,
         ...calendarFeedRouteDocs,
         ...singleSignOnRouteDocs,
         ...projectsRouteDocs,
@@ -435,6 +445,7 @@ function registerApiRoutes(
     publicUrl: config.publicUrl,
   });
   registerApiTokensRoutes(server, services);
+  registerWebhooksRoutes(server, services);
   registerCalendarFeedRoutes(server, { ...services, publicUrl: config.publicUrl });
   registerSingleSignOnRoutes(server, {
     ...services,
@@ -470,6 +481,7 @@ function registerLifecycle(
     dueReminders: Services['dueReminders'];
     notificationJobs: Services['notificationJobs'];
     notificationEmail: Services['notificationEmail'];
+    webhookDispatcher: Services['webhookDispatcher'];
     projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
@@ -489,6 +501,7 @@ function registerLifecycle(
     deps.dueReminders.start();
     deps.notificationJobs.start();
     deps.notificationEmail?.start();
+    deps.webhookDispatcher.start();
     deps.projectViewers.start();
     deps.storageSweeps.start();
   });
@@ -499,6 +512,7 @@ function registerLifecycle(
     await deps.dueReminders.stop();
     await deps.notificationJobs.stop();
     await deps.notificationEmail?.stop();
+    await deps.webhookDispatcher.stop();
     await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });

@@ -49,6 +49,9 @@ import { MembersService } from './team/members-service';
 import { SignupPolicyService } from './team/signup-policy-service';
 import { ProfileThumbnails } from './users/profile-thumbnails';
 import { UsersService } from './users/users-service';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookOutbox } from './webhooks/webhook-outbox';
+import { WebhooksService } from './webhooks/webhooks-service';
 
 export interface ServiceDeps {
   config: Config;
@@ -114,6 +117,10 @@ export interface Services {
   mailer: Mailer | undefined;
   /** Notification email (decision 029); absent without SMTP_URL. */
   notificationEmail: NotificationEmailOutbox | undefined;
+  /** Outgoing webhooks' endpoints (docs/decisions/077-webhook-delivery-guarantees.md). */
+  webhooks: WebhooksService;
+  /** Sends the webhook outbox; started when the app is ready, stopped on close. */
+  webhookDispatcher: WebhookDispatcher;
 }
 
 /** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
@@ -188,8 +195,28 @@ export async function createServices({
   });
   // Every write's one path (db/unit-of-work.ts); a job of queued notifications goes to `notificationJobs`.
   const notifier = inAppNotifier(notificationJobs);
-  const writes = new UnitOfWork({ db, changes: bus, notifier });
-  const contentWrites = projectsDb ? new UnitOfWork({ db: projectsDb, changes: bus, notifier }) : writes;
+  // Webhook deliveries are written in the transaction of the change they tell of (decision 077).
+  const webhookDispatcher = new WebhookDispatcher({
+    db,
+    instanceId,
+    log,
+    options: {
+      pollMs: config.webhookPollMs,
+      retryBaseMs: config.webhookRetryBaseMs,
+      retryForMs: 24 * 60 * 60_000,
+      disableAfterFailures: config.webhookDisableAfterFailures,
+      allowPrivate: config.outboundAllowPrivate,
+    },
+  });
+  const webhookOutbox = new WebhookOutbox({
+    db,
+    onWritten: () => webhookDispatcher.wake(),
+    listenersCacheMs: config.webhookListenersCacheMs,
+  });
+  const writes = new UnitOfWork({ db, changes: bus, notifier, events: webhookOutbox });
+  const contentWrites = projectsDb
+    ? new UnitOfWork({ db: projectsDb, changes: bus, notifier, events: webhookOutbox })
+    : writes;
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
   // Refuses SMTP_URL without PUBLIC_URL here too, for configs not made by loadConfig (tests, scripts).
   const mailSettings = mailSettingsOf(config);
@@ -233,7 +260,12 @@ export async function createServices({
     hashPassword,
     passwordSignIns: ssoPolicy,
   });
-  const attachments = new AttachmentsService({ db, writes, storage });
+  const attachments = new AttachmentsService({
+    db,
+    writes,
+    storage,
+    unregisteredGraceMs: config.attachmentUnregisteredGraceMs,
+  });
   const projects = new ProjectsService({
     db: projectsDb ?? db,
     dialect,
@@ -294,5 +326,12 @@ export async function createServices({
     }),
     mailer,
     notificationEmail,
+    webhooks: new WebhooksService({
+      db,
+      outbox: webhookOutbox,
+      wake: () => webhookDispatcher.wake(),
+      allowPrivate: config.outboundAllowPrivate,
+    }),
+    webhookDispatcher,
   };
 }

@@ -3,6 +3,9 @@ import { ATTACHMENTS_PER_PROJECT_MAX, type Attachment } from '../../common/attac
 import type { Database } from '../db/schema';
 
 export type AttachmentRow = Selectable<Database['attachments']>;
+
+/** Where every attachment's bytes are uploaded (`attachmentObjectName` in src/common/attachments.ts). */
+const ATTACHMENT_AREA_PREFIX = 'attachments/';
 type AttachmentWithUploader = Omit<AttachmentRow, 'seq'> & { display_name: string };
 
 /** The `Attachment` shape, written once: the list, the live query and the answer of a register. */
@@ -165,4 +168,65 @@ export async function commentAuthorOf(
     .where('project_id', '=', projectId)
     .executeTakeFirst();
   return row?.author_id ?? null;
+}
+
+/**
+ * Objects in the attachment areas (`attachments/…`) unchanged since `before` that no attachment row refers
+ * to: uploads never registered (a tab closed between the two steps). Oldest first, at most `limit`.
+ */
+export async function findUnregisteredAttachmentObjects(
+  db: Kysely<Database>,
+  bucket: string,
+  before: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('storage_objects')
+    .select('storage_objects.name')
+    .where('storage_objects.bucket', '=', bucket)
+    .where('storage_objects.name', '>=', ATTACHMENT_AREA_PREFIX)
+    .where('storage_objects.name', '<', `${ATTACHMENT_AREA_PREFIX}\uffff`)
+    .where('storage_objects.updated', '<', before)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('attachments')
+            .select('attachments.id')
+            .whereRef('attachments.object_name', '=', 'storage_objects.name'),
+        ),
+      ),
+    )
+    .orderBy('storage_objects.updated')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Deletes one such object's row if it is still unregistered and unchanged since `before` (a registration or
+ * a new upload of the same name in the meantime keeps it); returns its blob key, or undefined when it
+ * stayed. One statement, so two instances sweeping at once delete it once.
+ */
+export async function deleteUnregisteredAttachmentObject(
+  db: Kysely<Database>,
+  bucket: string,
+  name: string,
+  before: string,
+): Promise<string | undefined> {
+  const deleted = await db
+    .deleteFrom('storage_objects')
+    .where('bucket', '=', bucket)
+    .where('name', '=', name)
+    .where('updated', '<', before)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('attachments').select('attachments.id').where('attachments.object_name', '=', name),
+        ),
+      ),
+    )
+    .returning('blob_key')
+    .executeTakeFirst();
+  return deleted?.blob_key;
 }

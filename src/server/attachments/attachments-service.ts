@@ -24,8 +24,10 @@ import {
   commentAuthorOf,
   countAttachments,
   deleteAttachmentRow,
+  deleteUnregisteredAttachmentObject,
   findAttachment,
   findAttachmentRow,
+  findUnregisteredAttachmentObjects,
   isObjectAttached,
   isProjectOpen,
   insertAttachmentIfProjectOpen,
@@ -38,6 +40,8 @@ import { CONTENT_SNIFF_BYTES, sniffContent } from './content-sniff';
 const THUMBNAILS_ROOT = 'attachment-thumbnails';
 const thumbnailPrefix = (projectId: string) => `${THUMBNAILS_ROOT}/${projectId}/`;
 const attachmentsPrefix = (projectId: string) => `attachments/${projectId}/`;
+/** Unregistered uploads looked up per query of the sweep. */
+const SWEEP_BATCH = 200;
 
 /** What a content or thumbnail download sends: the bytes, and what decides the headers. */
 export interface AttachmentBytes {
@@ -59,6 +63,8 @@ export class AttachmentsService {
       db: Kysely<Database>;
       writes: NotifyingUnitOfWork;
       storage: StorageService;
+      /** How long an upload may wait for its registration (ATTACHMENT_UNREGISTERED_HOURS). */
+      unregisteredGraceMs: number;
     },
   ) {}
 
@@ -215,6 +221,28 @@ export class AttachmentsService {
   async deleteAllOf(projectId: string): Promise<void> {
     await this.deps.storage.deleteAllUnder(attachmentsPrefix(projectId));
     await this.deps.storage.deleteAllUnder(thumbnailPrefix(projectId));
+  }
+
+  /**
+   * Deletes uploads to attachment areas that were never registered within the grace (a tab closed between
+   * the two steps), rows then bytes, so they stop counting against their uploader's quota
+   * (docs/decisions/075-attachment-server-follow-ups.md). Each deletion re-checks in one statement that the
+   * object is still unregistered and unchanged, so instances sweeping at once do no harm. Returns how many.
+   */
+  async sweepUnregistered(now: number = Date.now()): Promise<number> {
+    const { db, storage } = this.deps;
+    const before = new Date(now - this.deps.unregisteredGraceMs).toISOString();
+    let removed = 0;
+    for (;;) {
+      const names = await findUnregisteredAttachmentObjects(db, storage.defaultBucket, before, SWEEP_BATCH);
+      for (const name of names) {
+        const blobKey = await deleteUnregisteredAttachmentObject(db, storage.defaultBucket, name, before);
+        if (blobKey === undefined) continue;
+        await storage.discard(blobKey);
+        removed += 1;
+      }
+      if (names.length < SWEEP_BATCH) return removed;
+    }
   }
 
   /** The bytes of an attachment (`thumbnail`: of its thumbnail), for a viewer who may read the project. */

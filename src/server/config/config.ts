@@ -105,6 +105,11 @@ export const EnvSchema = z.object({
     .min(0)
     .default(1024 * 1024 * 1024),
   ATTACHMENT_MAX_BYTES: z.coerce.number().int().min(1).default(ATTACHMENT_MAX_BYTES_DEFAULT),
+  ATTACHMENT_UNREGISTERED_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
   STORAGE_UPLOAD_TTL_MS: z.coerce
     .number()
     .int()
@@ -174,6 +179,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
   STORAGE_BUCKET: 'the only bucket; others answer 404',
   STORAGE_QUOTA_BYTES: 'bytes each user may store, open uploads included',
   ATTACHMENT_MAX_BYTES: 'the largest file one attachment may be (bytes)',
+  ATTACHMENT_UNREGISTERED_HOURS:
+    'hours an uploaded file may wait for its registration as an attachment before it is deleted',
   STORAGE_UPLOAD_TTL_MS: 'how long an unfinished resumable upload lives after its start (10 min .. 24 h)',
   STORAGE_DRIVER: 'where file bytes live: disk (DATA_DIR/storage) or s3 (the S3_* variables)',
   S3_ENDPOINT: 'S3-compatible endpoint URL (https://s3.example.com); unset: AWS S3 of S3_REGION',
@@ -235,6 +242,10 @@ export interface Config {
   storageQuotaBytes: number;
   /** The largest file one attachment may be (docs/decisions/073-attachments.md). */
   attachmentMaxBytes: number;
+  /** How long an upload to an attachment area may stay unregistered before the sweep deletes it. */
+  attachmentUnregisteredGraceMs: number;
+  /** How often that sweep runs; not in the environment, tests shorten it. */
+  attachmentSweepIntervalMs: number;
   /** How long an unfinished resumable upload lives after its start (it reserves quota until then). */
   storageUploadSessionTtlMs: number;
   /** Where file bytes live (create-blob-store.ts). */
@@ -264,6 +275,14 @@ export interface Config {
   notificationEmailIntervalMs: number;
   /** Safety sweep of queued notifications that no instance ran (it stopped first); see NotificationJobs. */
   notificationJobSweepMs: number;
+  /** Outgoing webhooks (docs/decisions/077-webhook-delivery-guarantees.md): how often each instance looks for due deliveries. */
+  webhookPollMs: number;
+  /** The first retry's wait after a failed delivery; each next one doubles, up to an hour. */
+  webhookRetryBaseMs: number;
+  /** Failed attempts in a row after which an endpoint is disabled. */
+  webhookDisableAfterFailures: number;
+  /** How long an instance trusts its list of heard events when a one-statement write asks (0: never). */
+  webhookListenersCacheMs: number;
   /**
    * Test only (NODE_ENV=test): a file holding an ISO time that the due-reminder clock reads instead of the
    * real time, so tests move a running server past midnight (decision 026). Ignored otherwise.
@@ -409,6 +428,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageBucket: values.STORAGE_BUCKET,
     storageQuotaBytes: values.STORAGE_QUOTA_BYTES,
     attachmentMaxBytes: values.ATTACHMENT_MAX_BYTES,
+    attachmentUnregisteredGraceMs: Math.round(values.ATTACHMENT_UNREGISTERED_HOURS * 60 * 60 * 1000),
+    attachmentSweepIntervalMs: 60 * 60 * 1000,
     storageUploadSessionTtlMs: values.STORAGE_UPLOAD_TTL_MS,
     blobStorage: blobStorageOf(values),
     appCheckEnforced: values.APP_CHECK_ENFORCED === 'true',
@@ -425,6 +446,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     digestHour: values.DIGEST_HOUR,
     notificationEmailIntervalMs: 60_000,
     notificationJobSweepMs: 60_000,
+    webhookPollMs: 5_000,
+    webhookRetryBaseMs: 10_000,
+    webhookDisableAfterFailures: 20,
+    webhookListenersCacheMs: 1_000,
     testClockFile: env.NODE_ENV === 'test' ? env.DOJO_TEST_CLOCK_FILE : undefined,
     liveMaxSubscriptionsPerSocket: values.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
     liveMaxSocketsPerSession: values.LIVE_MAX_SOCKETS_PER_SESSION,

@@ -86,16 +86,40 @@ export class StorageSweeper {
 /** How often the whole sweep runs: it lists every stored file, so hourly, not at every start. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
+/** A sweep of objects another feature owns (unregistered attachment uploads), run on its own interval. */
+export interface OwnedObjectsSweep {
+  name: string;
+  intervalMs: number;
+  /** Returns how many objects it removed. */
+  sweep(): Promise<number>;
+}
+
 /**
- * Runs the sweeps in the background: expired sessions at start, everything hourly. `stop` waits for a
- * sweep in progress, so the database is never closed under it.
+ * Runs the sweeps in the background: expired sessions at start, everything hourly; each owned-objects
+ * sweep at start and on its interval. `stop` waits for sweeps in progress, so the database is never
+ * closed under them.
  */
 export function scheduleStorageSweeps(
   sweeper: StorageSweeper,
   log: Logger,
+  ownedSweeps: readonly OwnedObjectsSweep[] = [],
 ): { start(): void; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
+  const ownedTimers: NodeJS.Timeout[] = [];
+  const ownedRuns = new Map<OwnedObjectsSweep, Promise<void>>();
+  const runOwned = (owned: OwnedObjectsSweep) => {
+    // One run of a sweep at a time on this instance: a slow run is not overlapped by the next tick.
+    if (ownedRuns.has(owned)) return;
+    const run = owned
+      .sweep()
+      .then((removed) => {
+        if (removed > 0) log.info({ removed }, `${owned.name} removed`);
+      })
+      .catch((error: unknown) => log.error({ err: error }, `${owned.name} failed`))
+      .finally(() => ownedRuns.delete(owned));
+    ownedRuns.set(owned, run);
+  };
   const sweepUploads = () =>
     sweeper
       .sweepExpiredUploads()
@@ -113,10 +137,16 @@ export function scheduleStorageSweeps(
     start() {
       sweeping = sweepUploads();
       timer = setInterval(sweepAll, SWEEP_INTERVAL_MS).unref();
+      for (const owned of ownedSweeps) {
+        runOwned(owned);
+        ownedTimers.push(setInterval(() => runOwned(owned), owned.intervalMs).unref());
+      }
     },
     async stop() {
       clearInterval(timer);
+      for (const ownedTimer of ownedTimers) clearInterval(ownedTimer);
       await sweeping;
+      await Promise.all(ownedRuns.values());
     },
   };
 }
