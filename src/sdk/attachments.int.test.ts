@@ -157,6 +157,55 @@ describe('what the browser is given', () => {
   });
 });
 
+describe('range requests', () => {
+  it('answer 206 with the part asked for, 416 past the end, and the whole file for several ranges', async () => {
+    const project = await createProjectAs(team.bob, { name: 'Seekable' });
+    const bytes = new Uint8Array(100_000).map((_, index) => index % 251);
+    const attached = await attach(team.cid, project.id, new File([bytes], 'numbers.bin'));
+    const url = attachmentsOf(team.dee).contentUrl(attached.id);
+    const get = (headers: Record<string, string>) =>
+      fetch(url, { headers: { cookie: team.dee.client.transport.cookieHeader() ?? '', ...headers } });
+
+    const whole = await get({});
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const etag = whole.headers.get('etag') ?? '';
+    await whole.arrayBuffer();
+
+    const middle = await get({ range: 'bytes=1000-1999' });
+    expect(middle.status).toBe(206);
+    expect(middle.headers.get('content-range')).toBe('bytes 1000-1999/100000');
+    expect(middle.headers.get('content-length')).toBe('1000');
+    expect(middle.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''numbers.bin");
+    expect(Buffer.from(await middle.arrayBuffer()).equals(Buffer.from(bytes.subarray(1000, 2000)))).toBe(
+      true,
+    );
+
+    const tail = await get({ range: 'bytes=-10', 'if-range': etag });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe('bytes 99990-99999/100000');
+    expect(Buffer.from(await tail.arrayBuffer()).equals(Buffer.from(bytes.subarray(99_990)))).toBe(true);
+
+    const open = await get({ range: 'bytes=99000-' });
+    expect(open.status).toBe(206);
+    expect((await open.arrayBuffer()).byteLength).toBe(1000);
+
+    const past = await get({ range: 'bytes=100000-100010' });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('bytes */100000');
+    await past.arrayBuffer();
+
+    for (const headers of [
+      { range: 'bytes=0-1,5-6' },
+      { range: 'bytes=0-1', 'if-range': '"an older one"' },
+    ]) {
+      const full = await get(headers);
+      expect(full.status).toBe(200);
+      expect((await full.arrayBuffer()).byteLength).toBe(100_000);
+    }
+  });
+});
+
 describe('permissions', () => {
   it('the uploader, the project creator and an admin may delete; another member may not', async () => {
     const project = await createProjectAs(team.bob, {});

@@ -79,12 +79,15 @@ export const attachmentsRouteDocs = describeRoutes([
     description:
       'Raster images, PDF and plain text (as sniffed) are inline with their type; anything else, and any ' +
       'markup (HTML, SVG, XML), is `Content-Disposition: attachment` as application/octet-stream. Always ' +
-      '`X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.',
+      '`X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. `Accept-Ranges: bytes`: ' +
+      'a single `Range: bytes=start-end` (or `-suffix`) answers 206 Partial Content with `Content-Range`, an ' +
+      'unsatisfiable one 416 with `Content-Range: bytes */size`; several ranges, or an `If-Range` that is ' +
+      'not the current ETag, answer 200 with the whole file.',
     caller: 'member',
     params: AttachmentParamsSchema,
     response: {
       status: 200,
-      description: 'The bytes',
+      description: 'The bytes (206 with a Range header)',
       schema: bytes,
       contentType: 'application/octet-stream',
     },

@@ -9,6 +9,7 @@ import {
 import { parseInput } from '../core/validate';
 import type { ViewerResolver } from '../http/viewer-resolver';
 import { perUserRateLimit } from '../http/write-rate-limit';
+import { parseRange } from '../storage/protocol/request-parsers';
 import { IdParamsSchema } from '../projects/projects-routes';
 import type { AttachmentBytes, AttachmentsService } from './attachments-service';
 
@@ -37,8 +38,26 @@ function attachmentHeaders(bytes: AttachmentBytes, which: 'content' | 'thumbnail
     'content-security-policy': ATTACHMENT_CSP,
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'private, max-age=3600',
+    'accept-ranges': 'bytes',
     etag: `"${bytes.md5}"`,
   };
+}
+
+/**
+ * The one range a request asks for, so a PDF viewer or a video seeks without the whole file
+ * (section 14.2 of RFC 9110): null answers the whole file (no Range, several ranges, or an If-Range that
+ * is not the current entity tag), 'unsatisfiable' a 416.
+ */
+function requestedRange(
+  request: FastifyRequest,
+  bytes: AttachmentBytes,
+): { start: number; end: number } | null | 'unsatisfiable' {
+  const header = request.headers.range;
+  if (!header || header.includes(',')) return null;
+  const ifRange = request.headers['if-range'];
+  if (ifRange !== undefined && ifRange !== `"${bytes.md5}"`) return null;
+  const range = parseRange(header, bytes.size);
+  return range === 'invalid' ? 'unsatisfiable' : range;
 }
 
 /** Thin routes: authenticate, parse the input with the shared schemas, call the service, present. */
@@ -89,7 +108,17 @@ export function registerAttachmentsRoutes(
     const viewer = await viewers.requireViewer(request);
     const { id } = parseInput(AttachmentParamsSchema, request.params);
     const bytes = await attachments.bytes(viewer, id, which);
-    return reply.headers(attachmentHeaders(bytes, which)).send(bytes.body);
+    const range = requestedRange(request, bytes);
+    if (range === 'unsatisfiable') {
+      return reply.status(416).header('content-range', `bytes */${bytes.size}`).send();
+    }
+    reply.headers(attachmentHeaders(bytes, which));
+    if (range === null) return reply.send(bytes.read());
+    return reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${bytes.size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(bytes.read(range));
   };
   app.get('/api/attachments/:id/content', serve('content'));
   app.get('/api/attachments/:id/thumbnail', serve('thumbnail'));

@@ -49,7 +49,8 @@ export interface AttachmentBytes {
   contentType: string;
   size: number;
   md5: string;
-  body: Readable;
+  /** The bytes, all of them or the inclusive range (a Range request: the store reads only that part). */
+  read(range?: { start: number; end: number }): Readable;
 }
 
 /**
@@ -260,7 +261,7 @@ export class AttachmentsService {
       contentType: which === 'content' ? row.content_type : THUMBNAIL_CONTENT_TYPE,
       size: Number(object.size),
       md5: object.md5_hash,
-      body: storage.readBytes(object),
+      read: (range) => storage.readBytes(object, range),
     };
   }
 
