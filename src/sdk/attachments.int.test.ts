@@ -147,6 +147,31 @@ describe('what the browser is given', () => {
     expect(await content.text()).toBe(html);
   });
 
+  it('another binary format is named by its bytes (file-type), and is still a download', async () => {
+    const project = await createProjectAs(team.bob, { name: 'Archives' });
+    const sevenZip = new Uint8Array([
+      0x37,
+      0x7a,
+      0xbc,
+      0xaf,
+      0x27,
+      0x1c,
+      0,
+      4,
+      ...new Array<number>(56).fill(0),
+    ]);
+    const attached = await attach(
+      team.cid,
+      project.id,
+      new File([sevenZip], 'photo.jpg', { type: 'image/jpeg' }),
+    );
+    expect(attached).toMatchObject({ contentType: 'application/x-7z-compressed', kind: 'other' });
+    const content = await fetchAs(team.dee, attachmentsOf(team.dee).contentUrl(attached.id));
+    expect(content.headers.get('content-type')).toBe('application/octet-stream');
+    expect(content.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''photo.jpg");
+    expect((await content.arrayBuffer()).byteLength).toBe(sevenZip.length);
+  });
+
   it('an SVG is a download, and a name with quotes and line breaks cannot break the header', async () => {
     const project = await createProjectAs(team.bob, {});
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';

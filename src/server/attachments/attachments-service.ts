@@ -140,7 +140,7 @@ export class AttachmentsService {
             CONTENT_SNIFF_BYTES,
             () => new Error('The sniffed head is longer than asked for.'),
           );
-    const sniffed = sniffContent(head, parsed.fileName);
+    const sniffed = await sniffContent(head, parsed.fileName);
     const id = newId();
     const thumbnail = sniffed.kind === 'image' ? await this.stageThumbnail(object, size) : null;
     const thumbnailName = thumbnail ? `${thumbnailPrefix(projectId)}${id}.webp` : null;

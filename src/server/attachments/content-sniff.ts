@@ -42,24 +42,37 @@ const ACTIVE_MARKERS = [
 const ACTIVE_EXTENSIONS =
   /\.(html?|xht(ml)?|shtml|svgz?|xml|xsl|xslt|js|mjs|cjs|jsx|ts|tsx|css|php|swf|vbs|hta|wasm)$/i;
 
+/** `file-type`'s reader of a buffer, loaded at the first binary file (the idle footprint, decision 039). */
+let fileTypeOf: Promise<(bytes: Uint8Array) => Promise<{ mime: string } | undefined>> | undefined;
+const loadFileType = () =>
+  (fileTypeOf ??= import('file-type/core').then((module) => module.fileTypeFromBuffer));
+
 /**
- * The type of an attachment, judged only by its bytes (docs/decisions/073-attachments.md): raster images
- * (the common sniffer), PDF, and UTF-8 plain text without markup render in the browser; anything with
- * markup, and anything else, is `other` and is downloaded as application/octet-stream.
+ * The type of an attachment, judged only by its bytes (docs/decisions/073-attachments.md, 075): raster
+ * images (the common sniffer), PDF, and UTF-8 plain text without markup render in the browser. Markup is
+ * looked for first: text with any active marker (or an active name) is `other`, application/octet-stream.
+ * Other binary files are named by `file-type` (a zip, a video, a Word file: the type shown in the list),
+ * still `other` and so still a download; what nobody recognises is application/octet-stream.
  */
-export function sniffContent(head: Uint8Array, fileName: string): SniffedContent {
+export async function sniffContent(head: Uint8Array, fileName: string): Promise<SniffedContent> {
+  const text = utf8Text(head);
+  if (text !== null) {
+    const lower = text.toLowerCase();
+    if (ACTIVE_MARKERS.some((marker) => lower.includes(marker)) || ACTIVE_EXTENSIONS.test(fileName)) {
+      return { contentType: OCTET_STREAM, kind: 'other' };
+    }
+  }
   const image = sniffRasterImage(head);
   if (image) return { contentType: image, kind: 'image' };
   if (startsWith(head, '%PDF-')) return { contentType: 'application/pdf', kind: 'pdf' };
-  if (startsWith(head, 'PK\u0003\u0004')) return { contentType: 'application/zip', kind: 'other' };
-  if (head[0] === 0x1f && head[1] === 0x8b) return { contentType: 'application/gzip', kind: 'other' };
-  const text = utf8Text(head);
-  if (text === null) return { contentType: OCTET_STREAM, kind: 'other' };
-  const lower = text.toLowerCase();
-  if (ACTIVE_MARKERS.some((marker) => lower.includes(marker)) || ACTIVE_EXTENSIONS.test(fileName)) {
-    return { contentType: OCTET_STREAM, kind: 'other' };
-  }
-  return { contentType: 'text/plain; charset=utf-8', kind: 'text' };
+  if (text !== null) return { contentType: 'text/plain; charset=utf-8', kind: 'text' };
+  const detected = head.length === 0 ? undefined : await (await loadFileType())(head);
+  // Only a plain type token is kept (`type/subtype`): it is shown and exported, never served as such.
+  const contentType =
+    detected && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i.test(detected.mime)
+      ? detected.mime
+      : OCTET_STREAM;
+  return { contentType, kind: 'other' };
 }
 
 function startsWith(bytes: Uint8Array, ascii: string): boolean {
