@@ -1,4 +1,4 @@
-import type { JSHandle, Page } from '@playwright/test';
+import type { JSHandle, Page, Request } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { pngFile, textFile } from './support/files';
 import { expect, holdRequests, newSignedInContext, newUser, test } from './support/fixtures';
@@ -48,6 +48,32 @@ function fileTransfer(
   }, file);
 }
 
+/**
+ * Slows the page's uploads for real with Chromium's network emulation (on the page's own CDP session), so
+ * that an upload is still on the wire when the test acts on it. `restore()` lifts it.
+ */
+async function slowUploads(page: Page, bytesPerSecond: number): Promise<{ restore(): Promise<void> }> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Network.enable');
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return {
+    restore: async () => {
+      await session.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+      await session.detach();
+    },
+  };
+}
+
 /** Drags the transfer's files onto the page and drops them, as a user dragging from the desktop would. */
 async function dropOnPage(page: Page, transfer: JSHandle<DataTransfer>): Promise<void> {
   await page.dispatchEvent('main', 'dragenter', { dataTransfer: transfer });
@@ -76,17 +102,52 @@ test('a file dropped on a project page shows its progress and appears live in an
     // The limits are on the page before anything is picked.
     await expect(attachments.section(page).getByText(/^Up to \d+ MB a file; .* left\./)).toBeVisible();
 
-    // Over the resumable threshold (256 KiB): sent in chunks, with progress between them.
+    // Over the resumable threshold (256 KiB): sent in chunks (256 KiB, then 512 KiB, then the rest), with
+    // progress between them, at a real 400 kB/s (Chromium's own upload throttling, nothing mocked).
     const name = 'plan.txt';
+    const network = await slowUploads(page, 400_000);
     const held = await holdRequests(page, STORAGE_REQUESTS);
-    await dropOnPage(page, await fileTransfer(page, { name, type: 'text/plain', size: 700_000 }));
+    await dropOnPage(page, await fileTransfer(page, { name, type: 'text/plain', size: 1_500_000 }));
     const row = attachments.uploadRow(page, name);
-    await expect(row).toContainText('700 kB');
-    await expect(attachments.progress(page, name)).toHaveAttribute('aria-valuenow', '0');
-    await expect(row.getByRole('button', { name: `Pause ${name}` })).toBeVisible();
+    const progress = attachments.progress(page, name);
+    await expect(row).toContainText('1.5 MB');
+    await expect(progress).toHaveAttribute('aria-valuenow', '0');
     await expect(row.getByRole('button', { name: `Cancel ${name}` })).toBeVisible();
+
+    // Paused while its second chunk is on the wire: that request is dropped, nothing more is sent, and the
+    // row says so; resumed, it goes on from where the server is and completes.
+    const secondChunk = page.waitForRequest(
+      (request) =>
+        request.url().includes('/v0/b/') &&
+        (request.headers()['x-goog-upload-command'] ?? '').startsWith('upload') &&
+        request.headers()['x-goog-upload-offset'] !== '0',
+    );
     held.release();
-    await expect(attachments.progress(page, name)).toHaveAttribute('aria-valuenow', '100');
+    const chunk = await secondChunk;
+    const dropped = page.waitForEvent('requestfailed', (request) => request === chunk);
+    await row.getByRole('button', { name: `Pause ${name}` }).click();
+    await dropped;
+    await expect(row).toContainText(/Paused · \d+%/);
+    await expect(progress).toHaveAttribute('aria-valuetext', /%, paused$/);
+    const pausedAt = await progress.getAttribute('aria-valuenow');
+    expect(Number(pausedAt)).toBeGreaterThan(0);
+    expect(Number(pausedAt)).toBeLessThan(100);
+    const sentWhilePaused: string[] = [];
+    const countSent = (request: Request) => {
+      if (request.url().includes('/v0/b/')) sentWhilePaused.push(request.url());
+    };
+    page.on('request', countSent);
+    await network.restore();
+    // Nothing reached the other page, and nothing moved here, while it was paused.
+    await expect(
+      attachments.section(member.page).getByText('No attachments yet.', { exact: true }),
+    ).toBeVisible();
+    await expect(progress).toHaveAttribute('aria-valuenow', pausedAt ?? '');
+    page.off('request', countSent);
+    expect(sentWhilePaused).toEqual([]);
+
+    await row.getByRole('button', { name: `Resume ${name}` }).click();
+    await expect(progress).toHaveAttribute('aria-valuenow', '100');
     await expect(row).toContainText('Attached');
     await expect(announcer(page)).toHaveText('1 file attached.');
 
@@ -94,7 +155,7 @@ test('a file dropped on a project page shows its progress and appears live in an
       const item = attachments.item(viewer, name);
       await expect(item).toBeVisible();
       await expect(item).toContainText(creator.user.displayName);
-      await expect(item).toContainText('700 kB');
+      await expect(item).toContainText('1.5 MB');
       await expect(item.getByRole('link', { name: `Open ${name} in a new tab` })).toBeVisible();
     }
     // The member neither uploaded it nor created the project: no delete for them.
@@ -139,15 +200,28 @@ test('an image pasted into a comment is attached to it and opens in the viewer b
     const waiting = page.getByRole('list', { name: 'Files to attach', exact: true });
     await expect(waiting.getByText(/^Pasted image .*\.png$/)).toBeVisible();
     await projectPage.addComment(page).click();
-    await expect(projectPage.comment(page, 'The screenshot of the bug.')).toBeVisible();
+    const comment = projectPage.comment(page, 'The screenshot of the bug.');
+    await expect(comment).toBeVisible();
 
+    // The project's list has every file; a comment's links to its comment.
     const item = attachments
       .list(page)
       .getByRole('listitem')
       .filter({ hasText: /Pasted image/ });
-    await expect(item).toContainText('on a comment');
     await expect(item).toContainText('Image');
-    const opener = item.getByRole('button', { name: /^View Pasted image/ });
+    await expect(item.getByRole('link', { name: 'on a comment', exact: true })).toHaveAttribute(
+      'href',
+      /#comment-/,
+    );
+    // Under the comment too: registered after the comment was sent, it arrived there live.
+    const underComment = comment
+      .getByRole('list', { name: 'Files on this comment', exact: true })
+      .getByRole('listitem');
+    await expect(underComment).toHaveCount(1);
+    await expect(underComment).toContainText(/^Pasted image .*\.png/);
+    await expect(underComment).toContainText(`Image · ${pngFile().buffer.length} bytes`);
+    await expect(underComment.locator('img.attachment-thumbnail')).toHaveAttribute('src', /thumbnail/);
+    const opener = underComment.getByRole('button', { name: /^View Pasted image/ });
     await opener.focus();
     await page.keyboard.press('Enter');
     const viewer = page.getByRole('dialog', { name: /^Pasted image/ });
@@ -236,6 +310,32 @@ test('files picked in the create form upload once the project exists, on its pag
       attachments.item(page, 'mockup.png').getByRole('button', { name: 'View mockup.png' }),
     ).toBeVisible();
     await expect(announcer(page)).toHaveText('2 files attached.');
+  } finally {
+    await closeAll(author.context);
+  }
+});
+
+test('files picked in the edit form are attached once the changes are saved', async ({ browser }) => {
+  const author = await newSignedInContext(browser, newUser('editor'));
+  try {
+    const project = await createProjectViaApi(author.context.request, {
+      name: uniqueProjectName('edited with files'),
+      assignedUserIds: [author.user.uid],
+    });
+    const page = author.page;
+    await page.goto(`/projects/${encodeURIComponent(project.id)}/edit`);
+    await page
+      .locator('input[type="file"][aria-label="Attach files"]')
+      .setInputFiles([textFile('minutes.txt')]);
+    const waiting = page.getByRole('list', { name: 'Files to attach', exact: true });
+    await expect(waiting.getByRole('listitem')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+
+    await expect(projectPage.heading(page, project.name)).toBeVisible();
+    const item = attachments.item(page, 'minutes.txt');
+    await expect(item).toBeVisible();
+    await expect(item).toContainText(author.user.displayName);
+    await expect(item.getByRole('link', { name: 'on a comment' })).toHaveCount(0);
   } finally {
     await closeAll(author.context);
   }

@@ -72,7 +72,8 @@ export function useInPlace(openedId?: string): InPlace {
 /**
  * The question before a delete, a revoke or a reset, asked in place of the row's buttons: a group named
  * by the question and described by its warning, the action (a danger button that waits while `busy`) and
- * 'Cancel', which has focus when it opens. Its class names share the row's stem (`${kind}-confirm`,
+ * 'Cancel', which has focus when it opens (or the action, with `focusOnOpen="action"`, where a row's delete
+ * has always asked with its action focused). Its class names share the row's stem (`${kind}-confirm`,
  * `${kind}-question`, `${kind}-actions`), so each keeps its own look.
  */
 export function ConfirmInPlace({
@@ -83,6 +84,7 @@ export function ConfirmInPlace({
   busy,
   action,
   onConfirm,
+  focusOnOpen = 'cancel',
 }: {
   kind: string;
   confirmation: InPlace;
@@ -92,6 +94,7 @@ export function ConfirmInPlace({
   /** The action's label, as it stands (its pending form while it is under way). */
   action: string;
   onConfirm: () => void;
+  focusOnOpen?: 'cancel' | 'action';
 }) {
   // Out of the handle before it is a `ref` (see `InPlace.trigger`).
   const { opened } = confirmation;
@@ -111,10 +114,20 @@ export function ConfirmInPlace({
       </p>
       {warning && <p id={warningId}>{warning}</p>}
       <div className={`${kind}-actions`}>
-        <BusyButton className="btn btn-danger" busy={busy} onClick={onConfirm}>
+        <BusyButton
+          ref={focusOnOpen === 'action' ? opened : undefined}
+          className="btn btn-danger"
+          busy={busy}
+          onClick={onConfirm}
+        >
           {action}
         </BusyButton>
-        <button ref={opened} className="btn" type="button" onClick={confirmation.cancel}>
+        <button
+          ref={focusOnOpen === 'cancel' ? opened : undefined}
+          className="btn"
+          type="button"
+          onClick={confirmation.cancel}
+        >
           Cancel
         </button>
       </div>

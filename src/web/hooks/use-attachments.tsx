@@ -26,6 +26,8 @@ export interface FormAttachmentParts {
 export interface AttachmentParts extends FormAttachmentParts {
   /** The project page's panel: limits, picker, drop zone, paste, uploads and the live list. */
   ProjectPanel: ComponentType<{ projectId: string; creatorId: string }>;
+  /** The files attached to one comment, shown under it, live (nothing while it has none). */
+  CommentFiles: ComponentType<{ projectId: string; commentId: string; creatorId: string }>;
   /** The files a paste carries, with pasted images given telling names. */
   filesFromPaste: (data: DataTransfer | null) => File[];
 }

@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { formatBytes, type Attachment } from '../../../common/attachments';
+import { commentAnchor } from '../../../common/client-routes';
+import { ConfirmInPlace, useInPlace } from '../../components/confirm-in-place';
 import { ErrorAlert } from '../../components/error-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { errorMessage } from '../../lib/error-message';
@@ -13,55 +16,6 @@ const KIND_TEXT: Record<Attachment['kind'], string> = {
   text: 'Text',
   other: 'File',
 };
-
-/** The second step of a delete, in place: 'Confirm delete' takes focus; Cancel or Escape goes back. */
-function ConfirmDeleteAttachment({ attachment, onCancel }: { attachment: Attachment; onCancel: () => void }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { say } = useAnnouncer();
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    confirm.current?.focus();
-  }, []);
-  const handleConfirm = async () => {
-    if (pending) return;
-    setPending(true);
-    setError(null);
-    try {
-      await attachmentsClient.delete(attachment.id);
-      // The live list drops the row; the quota has room again.
-      say(`${attachment.name} deleted.`);
-      void refreshLimits();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setPending(false);
-    }
-  };
-  return (
-    <div
-      className="attachment-actions"
-      role="group"
-      aria-label={`Delete ${attachment.name}?`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onCancel();
-      }}
-    >
-      <button
-        ref={confirm}
-        className="btn attachment-button"
-        type="button"
-        aria-disabled={pending || undefined}
-        onClick={() => void handleConfirm()}
-      >
-        Confirm delete
-      </button>
-      <button className="btn attachment-button" type="button" onClick={onCancel}>
-        Cancel
-      </button>
-      <ErrorAlert message={error} />
-    </div>
-  );
-}
 
 function AttachmentOpener({
   attachment,
@@ -115,32 +69,89 @@ function AttachmentOpener({
   );
 }
 
-/** A project's attachments: what each is, who added it and when; images open in the viewer. */
+/**
+ * Delete, asked in place (the shared confirm-in-place: 'Confirm delete' takes focus as it always has here,
+ * Cancel or Escape goes back to Delete); the live list drops the row once the server has deleted it.
+ */
+function DeleteAttachment({ attachment }: { attachment: Attachment }) {
+  const confirmation = useInPlace();
+  const { trigger } = confirmation;
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { say } = useAnnouncer();
+  const handleConfirm = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      await attachmentsClient.delete(attachment.id);
+      // The live list drops the row (and this question with it); the quota has room again.
+      say(`${attachment.name} deleted.`);
+      void refreshLimits();
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setPending(false);
+    }
+  };
+  return (
+    <div className="attachment-delete">
+      {confirmation.open ? (
+        <ConfirmInPlace
+          kind="attachment"
+          confirmation={confirmation}
+          question={`Delete ${attachment.name}?`}
+          busy={pending}
+          action={pending ? 'Deleting...' : 'Confirm delete'}
+          focusOnOpen="action"
+          onConfirm={() => void handleConfirm()}
+        />
+      ) : (
+        <div className="attachment-actions">
+          <button
+            ref={trigger}
+            type="button"
+            className="btn attachment-button"
+            aria-label={`Delete ${attachment.name}`}
+            onClick={confirmation.show}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+      <ErrorAlert message={error} />
+    </div>
+  );
+}
+
+/**
+ * Attachments: what each is, who added it and when; images open in the viewer (over this list's images).
+ * The project's list links a comment's file to its comment; the list under a comment has no such link.
+ */
 export function AttachmentList({
   attachments,
+  label,
   mayDelete,
+  commentLink,
 }: {
   attachments: readonly Attachment[];
+  /** The list's accessible name. */
+  label: string;
   mayDelete: (attachment: Attachment) => boolean;
+  /** Links a comment's file to its comment (its anchor on the page); without it they are not linked. */
+  commentLink?: boolean;
 }) {
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
   const openers = useRef(new Map<string, HTMLButtonElement>());
-  const deleteButtons = useRef(new Map<string, HTMLButtonElement>());
   const images = attachments.filter((attachment) => attachment.kind === 'image');
   // When the image shown is deleted meanwhile, the viewer shows the one now at its place (or closes).
   const shownIndex = viewing === null ? null : Math.min(viewing, images.length - 1);
 
-  // Where focus goes once the viewer or a delete confirmation has gone (after React removed it).
+  // Where focus goes once the viewer has gone (after React removed it).
   const focusNext = useRef<HTMLElement | null>(null);
-  const pendingDeleteFocus = useRef<string | null>(null);
   useEffect(() => {
-    if (viewing !== null || confirming !== null) return;
-    const deleteButton = pendingDeleteFocus.current && deleteButtons.current.get(pendingDeleteFocus.current);
-    (deleteButton || focusNext.current)?.focus();
+    if (viewing !== null) return;
+    focusNext.current?.focus();
     focusNext.current = null;
-    pendingDeleteFocus.current = null;
-  }, [viewing, confirming]);
+  }, [viewing]);
 
   const closeViewer = () => {
     const image = shownIndex === null ? undefined : images[shownIndex];
@@ -151,7 +162,7 @@ export function AttachmentList({
 
   return (
     <>
-      <ul className="attachment-list" aria-label="Attachments">
+      <ul className="attachment-list" aria-label={label}>
         {attachments.map((attachment) => (
           <li key={attachment.id} className="attachment-item">
             <AttachmentOpener
@@ -177,36 +188,15 @@ export function AttachmentList({
                 <time dateTime={attachment.createdAt} title={absoluteTime(attachment.createdAt)}>
                   {relativeTime(attachment.createdAt)}
                 </time>
-                {attachment.commentId ? ' · on a comment' : ''}
+                {attachment.commentId && commentLink && (
+                  <>
+                    {' · '}
+                    <Link to={{ hash: commentAnchor(attachment.commentId) }}>on a comment</Link>
+                  </>
+                )}
               </span>
             </div>
-            {mayDelete(attachment) &&
-              (confirming === attachment.id ? (
-                <ConfirmDeleteAttachment
-                  attachment={attachment}
-                  onCancel={() => {
-                    focusNext.current = null;
-                    setConfirming(null);
-                    // The Delete button is back only after the render: the effect focuses it then.
-                    pendingDeleteFocus.current = attachment.id;
-                  }}
-                />
-              ) : (
-                <div className="attachment-actions">
-                  <button
-                    ref={(element) => {
-                      if (element) deleteButtons.current.set(attachment.id, element);
-                      else deleteButtons.current.delete(attachment.id);
-                    }}
-                    type="button"
-                    className="btn attachment-button"
-                    aria-label={`Delete ${attachment.name}`}
-                    onClick={() => setConfirming(attachment.id)}
-                  >
-                    Delete
-                  </button>
-                </div>
-              ))}
+            {mayDelete(attachment) && <DeleteAttachment attachment={attachment} />}
           </li>
         ))}
       </ul>

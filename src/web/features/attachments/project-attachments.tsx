@@ -1,11 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { projectAttachmentsQuery, type Attachment } from '../../../common/attachments';
 import { ErrorAlert } from '../../components/error-alert';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
-import { useLiveQuery } from '../../hooks/use-live-query';
 import { AttachmentList } from './attachment-list';
 import { attachFiles, mayDeleteAttachment, setUploadAnnouncer, uploadsFor } from './attachment-uploads';
+import { useLiveAttachments } from './live-attachments';
 import { dragHasFiles, filesFromPaste } from './pasted-files';
 import { PickFilesButton } from './pick-files-button';
 import { UploadQueueView } from './upload-queue-view';
@@ -87,7 +86,7 @@ export function ProjectAttachments({ projectId, creatorId }: { projectId: string
   const { say } = useAnnouncer();
   const limits = useAttachmentLimits();
   const queue = uploadsFor(projectId);
-  const list = useLiveQuery<Attachment>(projectAttachmentsQuery(projectId));
+  const list = useLiveAttachments(projectId);
   const limitsId = useId();
   const [onFiles] = useState(() => (files: File[]) => attachFiles(projectId, files));
   const dragging = useDropOnPage(onFiles);
@@ -106,16 +105,19 @@ export function ProjectAttachments({ projectId, creatorId }: { projectId: string
         </p>
       </div>
       <UploadQueueView queue={queue} />
-      {list.error ? (
+      {list.failed ? (
         <ErrorAlert message="The attachments could not be loaded." />
       ) : list.docs === null ? (
         <p className="loading">Loading...</p>
       ) : list.docs.length === 0 ? (
         <p className="attachments-empty">No attachments yet.</p>
       ) : (
+        // Every file of the project, a comment's too (linked to its comment, under which it shows as well).
         <AttachmentList
           attachments={list.docs}
+          label="Attachments"
           mayDelete={(attachment) => mayDeleteAttachment(attachment, creatorId, user)}
+          commentLink
         />
       )}
       {dragging && (
@@ -124,5 +126,34 @@ export function ProjectAttachments({ projectId, creatorId }: { projectId: string
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The files attached to one comment, under it: the same rows and image viewer as the project's list, live
+ * from the same subscription. Nothing at all while the comment has none (or they are loading). Delete is
+ * offered where the project's list offers it.
+ */
+export function CommentAttachments({
+  projectId,
+  commentId,
+  creatorId,
+}: {
+  projectId: string;
+  commentId: string;
+  creatorId: string;
+}) {
+  const { user } = useAuthContext();
+  const list = useLiveAttachments(projectId);
+  const files = list.docs?.filter((attachment) => attachment.commentId === commentId) ?? [];
+  if (files.length === 0) return null;
+  return (
+    <div className="comment-attachments">
+      <AttachmentList
+        attachments={files}
+        label="Files on this comment"
+        mayDelete={(attachment) => mayDeleteAttachment(attachment, creatorId, user)}
+      />
+    </div>
   );
 }

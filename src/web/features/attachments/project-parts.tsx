@@ -16,12 +16,24 @@ import { filesFromPaste } from './pasted-files';
 const LazyProjectAttachments = lazy(() =>
   import('./project-attachments').then((module) => ({ default: module.ProjectAttachments })),
 );
+// The comment's files come with the panel's module: one chunk, loaded once for the page.
+const LazyCommentAttachments = lazy(() =>
+  import('./project-attachments').then((module) => ({ default: module.CommentAttachments })),
+);
 const LazyPendingFiles = lazy(() => import('./pending-files'));
 
 function ProjectPanel(props: { projectId: string; creatorId: string }) {
   return (
     <Suspense fallback={null}>
       <LazyProjectAttachments {...props} />
+    </Suspense>
+  );
+}
+
+function CommentFiles(props: { projectId: string; commentId: string; creatorId: string }) {
+  return (
+    <Suspense fallback={null}>
+      <LazyCommentAttachments {...props} />
     </Suspense>
   );
 }
@@ -36,6 +48,7 @@ function PendingFiles(props: PendingFilesProps) {
 
 const parts: AttachmentParts = {
   ProjectPanel,
+  CommentFiles,
   PendingFiles,
   attachPending: async (projectId, files, commentId) => {
     if (files.length === 0) return;

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import { commentAnchor, mentionedUserIds, messages, type Comment } from '../../../common';
 import { Avatar } from '../../components/avatar';
+import { useInPlace } from '../../components/confirm-in-place';
 import { MentionText, readableText, useUserNames } from '../../components/mention-text';
+import { useAttachments } from '../../hooks/use-attachments';
 import { absoluteTime, relativeTime } from '../../lib/time-format';
 import { ConfirmDeleteComment } from './confirm-delete-comment';
 import { EditCommentForm } from './edit-comment-form';
@@ -13,7 +15,7 @@ export interface OwnCommentActions {
   onDeleted: (commentId: string) => void;
 }
 
-type Mode = 'view' | 'edit' | 'confirm-delete';
+type Mode = 'view' | 'edit';
 
 /** Edit or Delete, named for assistive technology with the start of the comment it acts on. */
 function CommentActionButton({
@@ -47,20 +49,26 @@ export function CommentItem({
   now,
   own,
   actions,
+  creatorId,
 }: {
   comment: Comment;
   now: number;
   own: boolean;
   actions: OwnCommentActions;
+  /** The project's creator (who may delete any file on it). */
+  creatorId: string;
 }) {
   const [mode, setMode] = useState<Mode>('view');
+  // The question before a delete, in place of the buttons; focus comes back to Delete when cancelled.
+  const deleting = useInPlace();
+  const { trigger: deleteButton } = deleting;
+  const attachments = useAttachments();
   const nameOf = useUserNames(mentionedUserIds(comment.content));
   const readable = readableText(comment.content, nameOf);
   const editButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
   /**
-   * Where focus returns when an edit or a delete confirmation closes: its button, which is rendered
-   * again only then, so the focus moves in an effect after that render.
+   * Where focus returns when an edit closes: its button, which is rendered again only then, so the focus
+   * moves in an effect after that render.
    */
   const returnFocus = useRef<RefObject<HTMLButtonElement | null> | null>(null);
   useEffect(() => {
@@ -116,7 +124,14 @@ export function CommentItem({
           <MentionText text={comment.content} />
         </p>
       )}
-      {own && mode === 'view' && (
+      {attachments && (
+        <attachments.CommentFiles
+          projectId={comment.projectId}
+          commentId={comment.id}
+          creatorId={creatorId}
+        />
+      )}
+      {own && mode === 'view' && !deleting.open && (
         <div className="comment-actions">
           <CommentActionButton
             ref={editButton}
@@ -128,15 +143,15 @@ export function CommentItem({
             ref={deleteButton}
             action={messages.deleteComment}
             comment={readable}
-            onClick={() => setMode('confirm-delete')}
+            onClick={deleting.show}
           />
         </div>
       )}
-      {own && mode === 'confirm-delete' && (
+      {own && deleting.open && (
         <ConfirmDeleteComment
           comment={comment}
+          confirmation={deleting}
           onDeleted={() => actions.onDeleted(comment.id)}
-          onCancel={() => close(deleteButton)}
         />
       )}
     </li>

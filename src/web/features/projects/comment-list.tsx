@@ -12,11 +12,14 @@ export function CommentList({
   comments,
   focusIdRef,
   actions,
+  creatorId,
 }: {
   comments: readonly Comment[];
   /** The comment that takes focus once rendered (the first of a loaded older page). */
   focusIdRef: RefObject<string | null>;
   actions: OwnCommentActions;
+  /** The project's creator (who may delete any file on it). */
+  creatorId: string;
 }) {
   const now = useNow(RELATIVE_TIME_REFRESH_MS);
   const list = useRef<HTMLUListElement>(null);
@@ -41,6 +44,7 @@ export function CommentList({
           now={now}
           own={actions.viewerId !== null && comment.authorId === actions.viewerId}
           actions={actions}
+          creatorId={creatorId}
         />
       ))}
     </ul>

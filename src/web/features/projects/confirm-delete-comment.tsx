@@ -1,27 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { messages, type Comment } from '../../../common';
+import { ConfirmInPlace, type InPlace } from '../../components/confirm-in-place';
 import { ErrorAlert } from '../../components/error-alert';
 import { dojo } from '../../lib/dojo-client';
 import { errorMessage } from '../../lib/error-message';
 
-/** The second step of a delete: 'Confirm delete' takes focus; Cancel or Escape goes back to 'Delete'. */
+/**
+ * The second step of a delete, the shared confirm-in-place: 'Confirm delete' takes focus (as it always has
+ * here); Cancel or Escape goes back to 'Delete'.
+ */
 export function ConfirmDeleteComment({
   comment,
+  confirmation,
   onDeleted,
-  onCancel,
 }: {
   comment: Comment;
+  confirmation: InPlace;
   onDeleted: () => void;
-  onCancel: () => void;
 }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    confirm.current?.focus();
-  }, []);
   const handleConfirm = async () => {
-    if (pending) return;
     setPending(true);
     setError(null);
     try {
@@ -33,26 +32,16 @@ export function ConfirmDeleteComment({
     }
   };
   return (
-    <div
-      className="comment-actions"
-      role="group"
-      aria-label={messages.confirmDeleteComment}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onCancel();
-      }}
-    >
-      <button
-        ref={confirm}
-        className="btn comment-action-button"
-        type="button"
-        aria-disabled={pending || undefined}
-        onClick={() => void handleConfirm()}
-      >
-        {messages.confirmDeleteComment}
-      </button>
-      <button className="btn comment-action-button" type="button" onClick={onCancel}>
-        {messages.cancelEdit}
-      </button>
+    <div className="comment-delete">
+      <ConfirmInPlace
+        kind="comment"
+        confirmation={confirmation}
+        question="Delete this comment?"
+        busy={pending}
+        action={messages.confirmDeleteComment}
+        focusOnOpen="action"
+        onConfirm={() => void handleConfirm()}
+      />
       <ErrorAlert message={error} />
     </div>
   );

@@ -7,8 +7,11 @@ import { OlderComments } from './older-comments';
 import { useOlderPagesUntilLinkedComment } from './use-older-pages-until-linked-comment';
 import { useProjectComments } from './use-project-comments';
 
-/** A project's comments: older pages on demand, the live list, and the box for a new one. */
-export function ProjectComments({ projectId }: { projectId: string }) {
+/**
+ * A project's comments: older pages on demand, the live list (each with its files), and the box for a new
+ * one. `creatorId` is the project's creator, who may delete any file on it.
+ */
+export function ProjectComments({ projectId, creatorId }: { projectId: string; creatorId: string }) {
   const { comments, hasOlder, loadOlder, loadingOlder, olderError, patch, remove } =
     useProjectComments(projectId);
   useOlderPagesUntilLinkedComment({ comments, hasOlder, loadingOlder, olderError }, () => void loadOlder());
@@ -38,7 +41,9 @@ export function ProjectComments({ projectId }: { projectId: string }) {
       {hasOlder && (
         <OlderComments loading={loadingOlder} error={olderError} onLoad={() => void handleLoadOlder()} />
       )}
-      {comments.length > 0 && <CommentList comments={comments} focusIdRef={focusIdRef} actions={actions} />}
+      {comments.length > 0 && (
+        <CommentList comments={comments} focusIdRef={focusIdRef} actions={actions} creatorId={creatorId} />
+      )}
       <AddCommentForm projectId={projectId} />
     </section>
   );

@@ -69,7 +69,7 @@ export function ProjectPage() {
           isCompleting={completion.isPending}
           completeError={completion.error}
         />
-        <ProjectComments projectId={project.id} />
+        <ProjectComments projectId={project.id} creatorId={project.createdBy.id} />
         {attachments && <attachments.ProjectPanel projectId={project.id} creatorId={project.createdBy.id} />}
       </div>
     );
