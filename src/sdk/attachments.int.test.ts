@@ -370,6 +370,16 @@ describe('search', () => {
       [byFile.id, 'attachment'],
     ]);
   });
+
+  it('ignores case and accents beyond ASCII in a file name, as for every other name', async () => {
+    const tag = Date.now().toString(36);
+    const project = await createProjectAs(team.bob, { name: `Letters ${tag}` });
+    await attach(team.cid, project.id, new File(['x'], `ÄRGER-Brief-${tag}.txt`));
+    for (const query of [`ärger ${tag}`, `Arger ${tag}`, `ÄRGER brief ${tag}`]) {
+      const results = await team.dee.client.projects.search(query);
+      expect(results.map((result) => [result.id, result.field])).toEqual([[project.id, 'attachment']]);
+    }
+  });
 });
 
 describe('notifications', () => {

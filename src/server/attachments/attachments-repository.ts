@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { nameSearchKey } from '../../common';
 import { ATTACHMENTS_PER_PROJECT_MAX, type Attachment } from '../../common/attachments';
 import type { Database } from '../db/schema';
 
@@ -88,7 +89,7 @@ export async function countAttachments(db: Kysely<Database>, projectId: string):
  */
 export async function insertAttachmentIfProjectOpen(
   db: Kysely<Database>,
-  row: Omit<Insertable<Database['attachments']>, 'seq'>,
+  row: Omit<Insertable<Database['attachments']>, 'seq' | 'search_name'>,
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('attachments')
@@ -99,6 +100,7 @@ export async function insertAttachmentIfProjectOpen(
       'uploader_id',
       'object_name',
       'name',
+      'search_name',
       'size',
       'content_type',
       'kind',
@@ -115,6 +117,7 @@ export async function insertAttachmentIfProjectOpen(
           eb.val(row.uploader_id).as('uploader_id'),
           eb.val(row.object_name).as('object_name'),
           eb.val(row.name).as('name'),
+          eb.val(nameSearchKey(row.name)).as('search_name'),
           eb.val(row.size).as('size'),
           eb.val(row.content_type).as('content_type'),
           eb.val(row.kind).as('kind'),

@@ -611,6 +611,24 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // Search by an attachment's file name ignores case and accents as for every other name (nameSearchKey,
+    // decision 075): the folded name is kept beside the name, computed in JS (Unicode normalization).
+    '0027_attachment_search_name': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('attachments')
+          .addColumn('search_name', 'text', (column) => column.notNull().defaultTo(''))
+          .execute();
+        const attachments = await sql<{ id: string; name: string }>`select id, name from attachments`.execute(
+          db,
+        );
+        for (const attachment of attachments.rows) {
+          await sql`update attachments set search_name = ${nameSearchKey(attachment.name)} where id = ${attachment.id}`.execute(
+            db,
+          );
+        }
+      },
+    },
   };
 }
 

@@ -271,6 +271,8 @@ interface AttachmentsTable {
   object_name: string;
   name: string;
   size: number | string;
+  /** `name` folded for search (`nameSearchKey`: case and accents ignored). */
+  search_name: string;
   /** Sniffed from the stored bytes at registration, never the declared type. */
   content_type: string;
   kind: 'image' | 'pdf' | 'text' | 'other';

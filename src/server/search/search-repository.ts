@@ -138,7 +138,7 @@ const numericHit = (hit: SearchHit): SearchHit => ({
 });
 
 /**
- * The newest projects with an attachment whose file name holds every word (case ignored; a file name is
+ * The newest projects with an attachment whose file name holds every word (case and accents ignored; a file name is
  * short, so a scan of the newest attachments by LIKE does), with that file's name. `words` are letters and
  * digits only (`searchWords`), so none of them is a LIKE wildcard.
  */
@@ -148,7 +148,8 @@ export async function findAttachmentNameHits(
   limit: number,
 ): Promise<{ projectId: string; name: string }[]> {
   let select = db.selectFrom('attachments').select(['project_id', 'name']);
-  for (const word of words) select = select.where(sql<string>`lower(name)`, 'like', `%${word}%`);
+  // `search_name` is the name folded as the words are (`nameSearchKey`): case and accents ignored alike.
+  for (const word of words) select = select.where('search_name', 'like', `%${word}%`);
   const rows = await select.orderBy('seq', 'desc').limit(CANDIDATES_PER_SOURCE).execute();
   const seen = new Set<string>();
   const hits: { projectId: string; name: string }[] = [];
