@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { messages } from '../src/common/messages';
 import { expectNoAxeViolations } from './support/axe';
 import { pngFile } from './support/files';
@@ -13,47 +13,97 @@ import {
   projectCard,
   uniqueProjectName,
 } from './support/projects';
-import { startOwnServer, type OwnServer } from './support/server-process';
+import { startOwnServer } from './support/server-process';
 import { fillLoginForm, fillSignupForm, greeting, userRow } from './support/ui';
 
 /**
- * Team accounts in the browser (issue 11). Each test runs its own server, so its first signup is the
- * install's owner and a policy change cannot reach the other tests' signups.
+ * Team accounts in the browser (issue 11). A server of the file's own, so its first signup is the
+ * install's owner. The test that changes who may sign up runs a server of its own, so the policy cannot
+ * reach other tests' signups; the others share one server per worker (a server start is seconds on a busy
+ * machine) and each makes its own members, so they do not depend on each other or on their order.
  */
 interface Team {
-  server: OwnServer;
-  tempDir: string;
-  contexts: BrowserContext[];
   owner: { context: BrowserContext; page: Page; user: TestUser };
   /** A fresh browser (another person) on this test's server. */
   person(): Promise<BrowserContext>;
-  close(): Promise<void>;
 }
 
-async function startTeam(browser: Browser): Promise<Team> {
+interface TeamServer {
+  url: string;
+  owner: TestUser;
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>;
+}
+
+async function startTeamServer(playwright: PlaywrightWorkerArgs['playwright']): Promise<TeamServer> {
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-team-'));
   const server = await startOwnServer(tempDir);
-  const contexts: BrowserContext[] = [];
+  const stop = async () => {
+    await server.stop();
+    rmSync(tempDir, { recursive: true, force: true });
+  };
+  const request = await playwright.request.newContext({ baseURL: server.url });
+  try {
+    return { url: server.url, owner: await signUpViaApi(request, newUser('owner')), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    await request.dispose();
+  }
+}
+
+/** The owner signed in, in a browser of their own, and a way to open more browsers, on `teamServer`. */
+async function openTeam(browser: Browser, teamServer: TeamServer, contexts: BrowserContext[]): Promise<Team> {
   const person = async () => {
-    const context = await browser.newContext({ baseURL: server.url });
+    const context = await browser.newContext({ baseURL: teamServer.url });
     contexts.push(context);
     return context;
   };
   const ownerContext = await person();
-  const ownerUser = await signUpViaApi(ownerContext.request, newUser('owner'));
+  const login = await ownerContext.request.post('/api/auth/login', {
+    data: { email: teamServer.owner.email, password: teamServer.owner.password },
+  });
+  expect(login.ok()).toBe(true);
   return {
-    server,
-    tempDir,
-    contexts,
-    owner: { context: ownerContext, page: await ownerContext.newPage(), user: ownerUser },
+    owner: { context: ownerContext, page: await ownerContext.newPage(), user: teamServer.owner },
     person,
-    async close() {
-      await closeAll(...contexts);
-      await server.stop();
-      rmSync(tempDir, { recursive: true, force: true });
-    },
   };
 }
+
+const teamTest = test.extend<{ team: Team; ownTeam: Team }, { sharedTeamServer: TeamServer }>({
+  sharedTeamServer: [
+    async ({ playwright }, use) => {
+      const teamServer = await startTeamServer(playwright);
+      try {
+        await use(teamServer);
+      } finally {
+        await teamServer.stop();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  /** The owner and people on this worker's shared team server. */
+  team: async ({ browser, sharedTeamServer }, use) => {
+    const contexts: BrowserContext[] = [];
+    try {
+      await use(await openTeam(browser, sharedTeamServer, contexts));
+    } finally {
+      await closeAll(...contexts);
+    }
+  },
+  /** The owner and people on a server of this test's alone. */
+  ownTeam: async ({ browser, playwright }, use) => {
+    const teamServer = await startTeamServer(playwright);
+    const contexts: BrowserContext[] = [];
+    try {
+      await use(await openTeam(browser, teamServer, contexts));
+    } finally {
+      await closeAll(...contexts);
+      await teamServer.stop();
+    }
+  },
+});
 
 /** A member signed in in a browser of their own. */
 async function member(team: Team, label: string) {
@@ -65,11 +115,9 @@ async function member(team: Team, label: string) {
 const sidebarLink = (page: Page, name: string) =>
   page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name, exact: true });
 
-test('the owner switches to invitation only: an uninvited signup is refused, an invited one gets in', async ({
-  browser,
-}) => {
-  const team = await startTeam(browser);
-  try {
+teamTest(
+  'the owner switches to invitation only: an uninvited signup is refused, an invited one gets in',
+  async ({ ownTeam: team }) => {
     const { page } = team.owner;
     await page.goto('/');
     await sidebarLink(page, 'Invitations').click();
@@ -115,16 +163,12 @@ test('the owner switches to invitation only: an uninvited signup is refused, an 
     const late = await (await team.person()).newPage();
     await late.goto(link);
     await expect(late.getByText(messages.invitationUsed)).toBeVisible();
-  } finally {
-    await team.close();
-  }
-});
+  },
+);
 
-test("the owner deactivates a member from the members page and the member's open tab is signed out live", async ({
-  browser,
-}) => {
-  const team = await startTeam(browser);
-  try {
+teamTest(
+  "the owner deactivates a member from the members page and the member's open tab is signed out live",
+  async ({ team }) => {
     const leaving = await member(team, 'leaving');
     await leaving.page.goto('/');
     await expect(greeting(leaving.page, leaving.user.displayName)).toBeVisible();
@@ -150,16 +194,12 @@ test("the owner deactivates a member from the members page and the member's open
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'All Users', exact: true })).toBeVisible();
     await expect(page.getByText(leaving.user.displayName, { exact: true })).toHaveCount(0);
-  } finally {
-    await team.close();
-  }
-});
+  },
+);
 
-test("a member's new name and avatar show live on another member's dashboard, users panel and project page", async ({
-  browser,
-}) => {
-  const team = await startTeam(browser);
-  try {
+teamTest(
+  "a member's new name and avatar show live on another member's dashboard, users panel and project page",
+  async ({ team }) => {
     const changer = await member(team, 'changer');
     const watcher = await member(team, 'watcher');
     const project = await createProjectViaApi(changer.context.request, {
@@ -198,16 +238,12 @@ test("a member's new name and avatar show live on another member's dashboard, us
     ).toBeAttached();
     await expect(projectTab.getByText(newName).first()).toBeVisible();
     await expect(projectTab.getByText(changer.user.displayName, { exact: true })).toHaveCount(0);
-  } finally {
-    await team.close();
-  }
-});
+  },
+);
 
-test('changing the password signs out the other session; the sessions list can sign out the rest', async ({
-  browser,
-}) => {
-  const team = await startTeam(browser);
-  try {
+teamTest(
+  'changing the password signs out the other session; the sessions list can sign out the rest',
+  async ({ team }) => {
     const user = await member(team, 'careful');
     const otherDevice = await team.person();
     const other = await otherDevice.newPage();
@@ -234,16 +270,12 @@ test('changing the password signs out the other session; the sessions list can s
     await expect(page.getByRole('button', { name: /^Sign out .*, last seen/ })).toHaveCount(0);
     await expect(greeting(page, user.user.displayName)).toBeVisible();
     await expectNoAxeViolations(page);
-  } finally {
-    await team.close();
-  }
-});
+  },
+);
 
-test('the password reset screens have no axe violations and say when a link is not valid', async ({
-  browser,
-}) => {
-  const team = await startTeam(browser);
-  try {
+teamTest(
+  'the password reset screens have no axe violations and say when a link is not valid',
+  async ({ team }) => {
     const page = await (await team.person()).newPage();
     await page.goto('/reset-password?token=not-a-real-token');
     await expect(page.getByText(messages.resetLinkInvalid)).toBeVisible();
@@ -251,7 +283,5 @@ test('the password reset screens have no axe violations and say when a link is n
     await page.goto('/forgot-password');
     await expect(page.getByRole('heading').first()).toBeVisible();
     await expectNoAxeViolations(page);
-  } finally {
-    await team.close();
-  }
-});
+  },
+);
