@@ -3,23 +3,8 @@ import { expect, newSignedInContext, test } from './support/fixtures';
 import { allUsersHeading, onlineDot, userRow } from './support/ui';
 
 test.describe('accessibility (axe)', () => {
-  for (const [path, heading] of [
-    ['/login', 'login'],
-    ['/signup', 'sign up'],
-  ] as const) {
-    test(`${path} has no axe violations`, async ({ browser }) => {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        await page.goto(path);
-        await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-        await expectNoAxeViolations(page);
-      } finally {
-        await context.close();
-      }
-    });
-  }
-
+  // The signed-out screens (/login, /signup, /reset-password, the not-found page) are axe-checked with
+  // their h1 in announcements.spec.ts ('every screen has its own h1 and no axe violations'): once is enough.
   test('the signed-in shell (navbar, sidebar, dashboard, All Users) has no axe violations', async ({
     browser,
   }) => {
