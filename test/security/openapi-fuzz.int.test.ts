@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
 import { apiTokenMessages } from '../../src/common/api-tokens';
+import { webhookMessages } from '../../src/common/webhooks';
 import { attachmentMessages } from '../../src/common/attachments';
 import { appearanceMessages } from '../../src/common/appearance';
 import { calendarMessages } from '../../src/common/calendar';
@@ -35,6 +36,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(calendarMessages),
   ...Object.values(calendarFeedMessages),
   ...Object.values(attachmentMessages),
+  ...Object.values(webhookMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;

@@ -67,6 +67,9 @@ interface World {
   passkeyId: string;
   /** The owner's attachment on `projectId`; its bytes are the owner's object (when `needs: ['object']`). */
   attachmentId: string;
+  /** A disabled webhook endpoint (so nothing is sent) with one delivery; written for admin cells only. */
+  webhookId: string;
+  webhookDeliveryId: string;
 }
 
 /** Shared by every cell: links that reading does not use up. */
@@ -343,6 +346,40 @@ const ROUTES: Record<string, Row> = {
   'POST /api/account/delete': {
     policy: signedIn(204),
     request: () => jsonRequest('POST', '/api/account/delete', { password: PASSWORD }),
+  },
+  'GET /api/admin/webhooks': {
+    policy: adminOnly(200),
+    request: () => jsonRequest('GET', '/api/admin/webhooks'),
+  },
+  // A public address literal: no name to resolve, and nothing listens there that the matrix would reach.
+  'POST /api/admin/webhooks': {
+    policy: adminOnly(201),
+    request: () =>
+      jsonRequest('POST', '/api/admin/webhooks', {
+        url: 'https://192.0.2.10/hook',
+        events: ['project.deleted'],
+      }),
+  },
+  'PATCH /api/admin/webhooks/:id': {
+    policy: adminOnly(200),
+    request: (world) =>
+      jsonRequest('PATCH', `/api/admin/webhooks/${world.webhookId}`, { events: ['project.created'] }),
+  },
+  'DELETE /api/admin/webhooks/:id': {
+    policy: adminOnly(200),
+    request: (world) => jsonRequest('DELETE', `/api/admin/webhooks/${world.webhookId}`),
+  },
+  'GET /api/admin/webhooks/:id/deliveries': {
+    policy: adminOnly(200),
+    request: (world) => jsonRequest('GET', `/api/admin/webhooks/${world.webhookId}/deliveries`),
+  },
+  'POST /api/admin/webhooks/:id/deliveries/:deliveryId/resend': {
+    policy: adminOnly(201),
+    request: (world) =>
+      jsonRequest(
+        'POST',
+        `/api/admin/webhooks/${world.webhookId}/deliveries/${world.webhookDeliveryId}/resend`,
+      ),
   },
   'GET /api/account/api-tokens': {
     policy: signedIn(200),
@@ -664,7 +701,8 @@ async function writeWorlds(
   const credentials: Record<string, string>[] = [];
   const ownerSessions: string[] = [];
 
-  specs.forEach(({ caller }, index) => {
+  const webhooks: { id: string; deliveryId: string }[] = [];
+  specs.forEach(({ route, caller }, index) => {
     const tag = `m${index}-${randomBytes(3).toString('hex')}`;
     const owner = { id: `${tag}-owner`, email: `${tag}-owner@example.com` };
     const dormantMemberId = `${tag}-dormant`;
@@ -707,6 +745,12 @@ async function writeWorlds(
     const passkeyId = `${tag}-passkey`;
     passkeys.push({ id: passkeyId, userId: owner.id });
     const attachmentId = `${tag}-attachment`;
+    // Only where an admin calls: endpoints are few per install (refused callers never reach the lookup).
+    const webhookId = `${tag}-webhook`;
+    const webhookDeliveryId = `${tag}-delivery`;
+    if (caller === 'admin' && route.includes('/api/admin/webhooks/:id')) {
+      webhooks.push({ id: webhookId, deliveryId: webhookDeliveryId });
+    }
     worlds.push({
       owner,
       projectId,
@@ -721,6 +765,8 @@ async function writeWorlds(
       apiTokenId: '',
       passkeyId,
       attachmentId,
+      webhookId,
+      webhookDeliveryId,
     });
     credentials.push(callerCredentials);
   });
@@ -861,6 +907,40 @@ async function writeWorlds(
           )
           .execute();
       }
+      for (const { id, deliveryId } of webhooks) {
+        await trx
+          .insertInto('webhook_endpoints')
+          .values({
+            id,
+            url: 'https://192.0.2.10/hook',
+            events: '["project.created"]',
+            secret: randomBytes(24).toString('base64url'),
+            enabled: 0,
+            disabled_at: now,
+            disabled_reason: 'Disabled by the route matrix.',
+            created_by: fixtureAdminId,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            id: deliveryId,
+            endpoint_id: id,
+            event: 'project.created',
+            project_id: null,
+            payload: '{}',
+            status: 'delivered',
+            next_attempt_at: null,
+            last_attempt_at: null,
+            response_status: 200,
+            duration_ms: 1,
+            response_excerpt: 'ok',
+            created_at: now,
+          })
+          .execute();
+      }
     });
   } finally {
     await database.close();
@@ -904,6 +984,8 @@ const VOLATILE: Record<string, string[] | 'table'> = {
   live_presence: 'table',
   project_viewers: 'table',
   rate_limits: 'table',
+  // Taken and released by the webhook dispatcher of every instance as it looks for deliveries to send.
+  webhook_endpoints: ['claimed_by', 'claimed_until'],
 };
 
 /** Every row of every table, volatile columns aside, as sorted JSON lines per table. */

@@ -28,6 +28,7 @@ import { deleteSession, findUserTheme, hashSessionToken, insertSession } from '.
 import type { Viewer } from '../core/viewer';
 import type { Theme } from '../../common/appearance';
 import { faultOf } from '../db/fault-errors';
+import { memberJoined } from '../webhooks/webhook-events';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -108,7 +109,9 @@ export class AuthService {
           expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
           userAgent,
         });
-        write.changed({ collection: 'users', id: uid });
+        write
+          .changed({ collection: 'users', id: uid })
+          .emit(memberJoined({ id: uid, displayName, role, via: 'password' }));
         return { uid, email, displayName, photoURL, role };
       });
       // A new account follows the device until the member pins a theme.

@@ -36,6 +36,8 @@ export const EXPORTED_TABLES = [
   'totp_factors',
   'recovery_codes',
   'calendar_feeds',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ] as const satisfies readonly (keyof Database)[];
 type NotExported = Extract<keyof Database, 'storage_uploads' | 'project_viewers' | 'sign_in_flows'>;
 type Unlisted = Exclude<keyof Database, (typeof EXPORTED_TABLES)[number] | NotExported>;

@@ -16,6 +16,7 @@ import type { Database } from '../db/schema';
 import { activeProjectMembersOf, activeUserIdsOf } from '../notifications/notifications-repository';
 import type { NotifyingUnitOfWork } from '../notifications/notifications-service';
 import { findProjectRow } from '../projects/projects-repository';
+import { webhookEvent } from '../webhooks/webhook-events';
 import { presentComment } from './comment-presenter';
 import {
   deleteCommentOf,
@@ -90,7 +91,17 @@ export class CommentsService {
       const active = await activeUserIdsOf(trx, mentioned);
       const told = { projectId, commentId: comment.id, actorId: viewer.uid };
       // Only the project's comments queries re-run (and the bells of whom it told); every list stays as it is.
-      write.changed({ collection: 'comments', id: comment.id, after: { projectId } });
+      write.changed({ collection: 'comments', id: comment.id, after: { projectId } }).emit(
+        webhookEvent('comment.added', viewer, {
+          project: { id: projectId },
+          comment: {
+            id: comment.id,
+            content: comment.content,
+            authorId: viewer.uid,
+            createdAt: comment.created_at,
+          },
+        }),
+      );
       // A mention wins over 'commented': drafts earlier in the list take a user first.
       write.notify(
         { kind: 'mentioned', recipientIds: mentioned.filter((userId) => active.has(userId)), ...told },

@@ -629,6 +629,50 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Outgoing webhooks (docs/decisions/077-webhook-delivery-guarantees.md): the endpoints, and the outbox of
+    // deliveries written in the transaction of the change they tell of.
+    '0028_webhooks': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('webhook_endpoints')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('url', 'text', (column) => column.notNull())
+          .addColumn('events', 'text', (column) => column.notNull())
+          .addColumn('secret', 'text', (column) => column.notNull())
+          .addColumn('enabled', 'integer', (column) => column.notNull().defaultTo(1))
+          .addColumn('consecutive_failures', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('disabled_at', 'text')
+          .addColumn('disabled_reason', 'text')
+          .addColumn('claimed_by', 'text')
+          .addColumn('claimed_until', 'text')
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .execute();
+        await addSequenceKey(db.schema.createTable('webhook_deliveries'))
+          .addColumn('id', 'text', (column) => column.notNull().unique())
+          .addColumn('endpoint_id', 'text', (column) =>
+            column.notNull().references('webhook_endpoints.id').onDelete('cascade'),
+          )
+          .addColumn('event', 'text', (column) => column.notNull())
+          .addColumn('project_id', 'text')
+          .addColumn('payload', 'text', (column) => column.notNull())
+          .addColumn('status', 'text', (column) => column.notNull())
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'text')
+          .addColumn('last_attempt_at', 'text')
+          .addColumn('response_status', 'integer')
+          .addColumn('duration_ms', 'integer')
+          .addColumn('response_excerpt', 'text')
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('webhook_deliveries_queue')
+          .on('webhook_deliveries')
+          .columns(['endpoint_id', 'status', 'seq'])
+          .execute();
+      },
+    },
   };
 }
 

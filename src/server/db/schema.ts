@@ -257,6 +257,51 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   calendar_feeds: CalendarFeedsTable;
   attachments: AttachmentsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** An outgoing webhook's endpoint (docs/decisions/077-webhook-delivery-guarantees.md). */
+interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  /** JSON array of the event names it hears, e.g. `["project.created"]` (matched with LIKE '%"name"%'). */
+  events: string;
+  /** The HMAC key of its signatures; kept as is, since signing needs it (never sent back after creation). */
+  secret: string;
+  /** 1 or 0: disabled after repeated failures until an admin enables it again. */
+  enabled: Generated<number>;
+  consecutive_failures: Generated<number>;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  /** The instance sending its queue, until `claimed_until` (real time): at most one sends at a time. */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one endpoint: the outbox row written in the transaction of the change it tells of. */
+interface WebhookDeliveriesTable {
+  /** Commit order: an endpoint's queue is sent in it. */
+  seq: Generated<number>;
+  /** `<event id>-<endpoint id>`, or a fresh id for a resend. */
+  id: string;
+  endpoint_id: string;
+  event: string;
+  project_id: string | null;
+  /** The JSON body sent, byte for byte the same on every attempt. */
+  payload: string;
+  /** 'pending', 'delivered' or 'failed'. */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  response_excerpt: string | null;
+  created_at: string;
 }
 
 /** A file on a project or a comment (docs/decisions/073-attachments.md); its bytes are a storage object. */

@@ -26,10 +26,35 @@ export interface Notifier<Draft, Row> {
   queued(): void;
 }
 
+/**
+ * Something that happened, for those outside the install who asked to hear of it (outgoing webhooks,
+ * docs/decisions/077-webhook-delivery-guarantees.md). db/ knows no feature: `type` and `payload` are theirs.
+ */
+export interface OutgoingEvent {
+  type: string;
+  /** Deliveries of one project's events go out in commit order; null for an event of no project. */
+  projectId: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** Writes a write's outgoing events into a durable outbox inside its transaction (the webhooks feature). */
+export interface EventOutbox {
+  /** Inside the write's transaction; true when it wrote a delivery for someone. */
+  writeWithin(trx: Kysely<Database>, events: readonly OutgoingEvent[]): Promise<boolean>;
+  /**
+   * Whether, as far as this instance knows, no endpoint hears any of `events`, so a one-statement write
+   * may leave them out; false whenever unsure.
+   */
+  nobodyHears(events: readonly OutgoingEvent[]): boolean;
+  /** After the commit of a write that wrote deliveries: they may go. */
+  written(): void;
+}
+
 /** What one write declares: what changed, whom to tell, and which cached bodies no longer hold. */
 export class Write<Draft = never> {
   private readonly declaredChanges: Change[] = [];
   private readonly declaredDrafts: Draft[] = [];
+  private readonly declaredEvents: OutgoingEvent[] = [];
   private readonly forgets: (() => void)[] = [];
 
   /** Published at the commit: subscribers on every instance hear of them. */
@@ -41,6 +66,12 @@ export class Write<Draft = never> {
   /** In order of precedence: someone an earlier draft names is not told again. */
   notify(...drafts: Draft[]): this {
     this.declaredDrafts.push(...drafts);
+    return this;
+  }
+
+  /** Written to the outbox in the write's transaction: sent only once it commits, never lost after. */
+  emit(...events: OutgoingEvent[]): this {
+    this.declaredEvents.push(...events);
     return this;
   }
 
@@ -59,6 +90,10 @@ export class Write<Draft = never> {
 
   get drafts(): readonly Draft[] {
     return this.declaredDrafts;
+  }
+
+  get events(): readonly OutgoingEvent[] {
+    return this.declaredEvents;
   }
 
   /** The unit of work's: runs the declared forgets once the write has committed. */
@@ -88,6 +123,8 @@ export interface DeclaredWrite<T, Row> {
 interface Committed {
   unpublished: Change[];
   queued: boolean;
+  /** Deliveries were written to the event outbox. */
+  emitted?: boolean;
 }
 
 /**
@@ -105,6 +142,8 @@ export class UnitOfWork<Draft = unknown, Row = unknown> {
       changes: ChangeBus;
       /** Absent for a unit whose writes tell nobody (such as the one that writes queued notifications). */
       notifier?: Notifier<Draft, Row>;
+      /** Where declared outgoing events go; absent, they are dropped (nothing hears them). */
+      events?: EventOutbox;
     },
   ) {}
 
@@ -171,19 +210,26 @@ export class UnitOfWork<Draft = unknown, Row = unknown> {
       if (!notifier) throw new Error('a write declared notifications to a unit of work without a notifier');
       notified = await notifier.writeWithin(trx, write.drafts);
     }
+    const emitted =
+      write.events.length > 0 && this.deps.events
+        ? await this.deps.events.writeWithin(trx, write.events)
+        : false;
     const unpublished = await changes.publishAtCommit(trx, [...write.changes, ...notified.changes]);
-    return { unpublished, queued: notified.queued };
+    return { unpublished, queued: notified.queued, emitted };
   }
 
   private async afterCommit(write: Write<Draft>, committed: Committed): Promise<void> {
     write.forgetAll();
     await this.deps.changes.publish(committed.unpublished);
     if (committed.queued) this.deps.notifier?.queued();
+    if (committed.emitted) this.deps.events?.written();
   }
 
   /** The notification rows and NOTIFY of a one-statement write; null when it must be a transaction. */
   private statementParts(write: Write<Draft>): StatementParts<Row> | null {
-    const { notifier, changes } = this.deps;
+    const { notifier, changes, events } = this.deps;
+    // Deliveries are rows of the write's transaction; a statement cannot add them, so one is needed.
+    if (write.events.length > 0 && events && !events.nobodyHears(write.events)) return null;
     const told = notifier ? notifier.rowsForStatement(write.drafts) : { rows: [], changes: new Map() };
     if (!told) return null;
     const notify = changes.notifyFromStatement([...write.changes], told.changes);

@@ -18,6 +18,7 @@ import { Write } from '../db/unit-of-work';
 import { activeProjectMembersOf } from '../notifications/notifications-repository';
 import type { NotificationDraft, NotifyingUnitOfWork } from '../notifications/notifications-service';
 import { listAssignableUserRefs } from '../users/users-repository';
+import { webhookEvent } from '../webhooks/webhook-events';
 import { createProjectCache, createProjectListCache } from './project-caches';
 import { decodeProjectCursor, encodeProjectCursor } from './project-cursors';
 import { presentProject } from './project-presenter';
@@ -162,7 +163,20 @@ export class ProjectsService {
         projectId: row.id,
         actorId: viewer.uid,
       })
-      .forgetAfterCommit(() => this.listCache.clear());
+      .forgetAfterCommit(() => this.listCache.clear())
+      .emit(
+        webhookEvent('project.created', viewer, {
+          project: {
+            id: row.id,
+            name: input.name,
+            details: input.details,
+            dueDate: input.dueDate,
+            category: input.category,
+            assignedUserIds: input.assignedUserIds,
+            createdBy: viewer.uid,
+          },
+        }),
+      );
     const assignees = await this.deps.writes.runDeclared(
       write,
       insertNewProject(this.deps.dialect, row, input.assignedUserIds),
@@ -216,7 +230,19 @@ export class ProjectsService {
       );
       if (!written) throw new AppError('conflict', messages.projectChanged);
       const previousAssignees = new Set(existing.assignedUserIds);
-      this.projectChanged(write, id, filterableFields({ ...input, createdAt: existing.createdAt }));
+      this.projectChanged(write, id, filterableFields({ ...input, createdAt: existing.createdAt })).emit(
+        webhookEvent('project.edited', viewer, {
+          project: {
+            id,
+            name: input.name,
+            details: input.details,
+            dueDate: input.dueDate,
+            category: input.category,
+            assignedUserIds: input.assignedUserIds,
+            createdBy: existing.createdBy.id,
+          },
+        }),
+      );
       // Someone newly assigned hears 'assigned' (the first draft naming them wins), everyone else on it 'edited'.
       write.notify(
         {
@@ -259,6 +285,7 @@ export class ProjectsService {
         after: { projectId: id },
       });
       await this.notifyMembers(trx, write, viewer, id, 'project_completed');
+      write.emit(webhookEvent('project.completed', viewer, { project: { id, name: open.name } }));
     });
   }
 
@@ -291,6 +318,7 @@ export class ProjectsService {
         after: { projectId: id },
       });
       await this.notifyMembers(trx, write, viewer, id, 'project_reopened');
+      write.emit(webhookEvent('project.reopened', viewer, { project: { id, name: completed.name } }));
     });
     const project = await this.find(id);
     if (!project) throw notFound(messages.projectNotFound);
@@ -303,7 +331,11 @@ export class ProjectsService {
     if (completed.createdBy.id !== viewer.uid && viewer.role !== 'admin') {
       throw forbidden(messages.onlyCreatorDeletes);
     }
-    if (!(await deleteProject(this.deps.db, id))) throw notFound(messages.completedProjectNotFound);
+    // In a unit of work only for its webhook event, written in the same transaction as the delete.
+    await this.deps.writes.run(async (trx, write) => {
+      if (!(await deleteProject(trx, id))) throw notFound(messages.completedProjectNotFound);
+      write.emit(webhookEvent('project.deleted', viewer, { project: { id, name: completed.name } }));
+    });
     // After the rows: an upload that starts now finds no project and is refused by the storage rules.
     await this.deps.projectFiles?.deleteAllOf(id);
   }

@@ -36,6 +36,7 @@ import {
   type OidcFlowData,
 } from './oidc-flows-repository';
 import { SsoFailure, type OidcProviders, type ProviderClaims } from './oidc-providers';
+import { memberJoined } from '../webhooks/webhook-events';
 import { fetchProviderPicture } from './provider-picture';
 
 /** A sign-in at the provider must come back within this (decision 062: sign-ins in progress live 10 minutes). */
@@ -196,7 +197,9 @@ export class SingleSignOnService {
           now,
         });
         await insertIdentity(trx, { provider: provider.id, subject: claims.sub, userId: uid, email, now });
-        write.changed({ collection: 'users', id: uid });
+        write
+          .changed({ collection: 'users', id: uid })
+          .emit(memberJoined({ id: uid, displayName, role, via: 'single-sign-on' }));
         return { uid, email, displayName, photoURL, role };
       });
     } catch (error) {
