@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expectNoAxeViolations, expectNoThemeAxeViolations } from './support/axe';
-import { expect, newUser, signUpViaApi, test, type TestUser } from './support/fixtures';
+import { test as base, expect, newUser, signUpViaApi, type TestUser } from './support/fixtures';
 import { closeAll, createProjectViaApi, uniqueProjectName } from './support/projects';
 import { startOwnServer, type OwnServer } from './support/server-process';
 import { fillLoginForm } from './support/ui';
@@ -36,22 +36,44 @@ const background = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
 let server: OwnServer;
-let tempDir: string;
 const contexts: BrowserContext[] = [];
 let owner: TestUser;
 
-test.beforeAll(async ({ browser }) => {
-  tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-appearance-'));
-  server = await startOwnServer(tempDir);
-  const context = await browser.newContext({ baseURL: server.url });
-  contexts.push(context);
-  owner = await signUpViaApi(context.request, newUser('owner'));
-});
-
-test.afterAll(async () => {
-  await closeAll(...contexts);
-  await server.stop();
-  rmSync(tempDir, { recursive: true, force: true });
+/**
+ * The file's server, once per worker: a `beforeAll` would start one per test, since with `fullyParallel`
+ * every test is a group of its own and its `afterAll` runs right after it. Tests share the server and
+ * its owner; each makes its own members, and closes its own browsers when it ends.
+ */
+const test = base.extend<{ ownBrowsersClosed: void }, { appearanceServer: void }>({
+  appearanceServer: [
+    async ({ playwright }, use) => {
+      const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-appearance-'));
+      server = await startOwnServer(tempDir);
+      try {
+        const request = await playwright.request.newContext({ baseURL: server.url });
+        try {
+          owner = await signUpViaApi(request, newUser('owner'));
+        } finally {
+          await request.dispose();
+        }
+        await use();
+      } finally {
+        await server.stop();
+        rmSync(tempDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', auto: true },
+  ],
+  ownBrowsersClosed: [
+    // Playwright reads a fixture's dependencies from its first parameter, which must be an object
+    // pattern: this one needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use();
+      await closeAll(...contexts.splice(0));
+    },
+    { auto: true },
+  ],
 });
 
 async function memberBrowser(
