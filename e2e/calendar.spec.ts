@@ -241,6 +241,49 @@ test('the grid is one tab stop and arrow keys, Home/End and PageUp/PageDown move
   await expect(page.getByRole('heading', { name: 'August 2032' })).toBeVisible();
 });
 
+test('a day with more projects than its cell shows says how many, and its full list opens by keyboard, where a hidden one moves; axe on the open list', async ({
+  browser,
+}) => {
+  const a = await newSignedInContext(browser, newUser('more'));
+  try {
+    const day = '2034-05-10';
+    const names = Array.from({ length: 5 }, (_, index) => uniqueProjectName(`more${index}`));
+    for (const name of names) {
+      await createProjectViaApi(a.context.request, { name, dueDate: day, assignedUserIds: [a.user.uid] });
+    }
+    await openCalendar(a.page, `?day=${day}`);
+    const cell = dayCell(a.page, day);
+    // A month cell shows three and '+2 more'; its name still counts all five.
+    await expect(cell.locator('.calendar-project')).toHaveCount(3);
+    await expect(cell.getByRole('button', { name: '+2 more' })).toBeVisible();
+    await expect(cell).toHaveAttribute('aria-label', /, 5 projects due$/);
+    const hidden: string[] = [];
+    for (const name of names) if ((await cell.getByText(name).count()) === 0) hidden.push(name);
+    expect(hidden).toHaveLength(2);
+    const carried = hidden[0] ?? '';
+
+    await cell.locator('.calendar-day-number').click();
+    await expect(cell).toBeFocused();
+    await a.page.keyboard.press('Enter');
+    const panel = a.page.getByRole('region', { name: 'Due Wednesday, May 10, 2034' });
+    await expect(panel.getByRole('heading')).toBeFocused();
+    await expect(panel.getByRole('link')).toHaveCount(5);
+    await expectNoAxeViolations(a.page);
+
+    await panel.getByRole('button', { name: `Move ${carried}` }).focus();
+    await a.page.keyboard.press('Enter');
+    await expect(cell).toBeFocused();
+    await a.page.keyboard.press('ArrowRight');
+    await expect(dayCell(a.page, '2034-05-11')).toBeFocused();
+    await a.page.keyboard.press('Enter');
+    await expect(dayCell(a.page, '2034-05-11').getByText(carried)).toBeVisible();
+    await expect(cell).toHaveAttribute('aria-label', /, 4 projects due$/);
+    await expect(cell.getByRole('button', { name: '+1 more' })).toBeVisible();
+  } finally {
+    await closeAll(a.context);
+  }
+});
+
 test('axe finds nothing on the calendar: month, week and at 320 px (a list of days)', async ({ browser }) => {
   const a = await newSignedInContext(browser, newUser('axe'));
   try {
@@ -270,6 +313,7 @@ test('axe finds nothing on the calendar: month, week and at 320 px (a list of da
     await openCalendar(a.page, '?day=2020-01-15');
     const overdueLink = dayCell(a.page, '2020-01-15').getByRole('link', { name: /^Overdue: overdue/ });
     await expect(overdueLink).toBeVisible();
+    await expect(dayCell(a.page, '2020-01-15')).toHaveAttribute('aria-label', /, 1 project due, overdue$/);
     await expect(overdueLink.locator('.calendar-overdue-mark')).toHaveText('!');
     await expect(overdueLink.locator('.calendar-overdue-mark')).toBeVisible();
     await expect(overdueLink.locator('.calendar-overdue-mark')).toHaveAttribute('aria-hidden', 'true');

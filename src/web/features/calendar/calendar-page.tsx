@@ -69,7 +69,17 @@ export function CalendarPage() {
   const { say } = useAnnouncer();
   const today = localToday();
   const [search, setSearch] = useSearchParams();
-  const view = viewFromSearch(search, today);
+  const addressView = viewFromSearch(search, today);
+  /**
+   * The day last asked for (a key, a click, a step), until the address has it. React Router renders an
+   * address change as a transition of the whole app, which a month of 1,000 projects makes slow: the grid's
+   * tab stop follows this at once instead (a key press is an urgent update, drawn before the next key is
+   * read), and a second key steps from the day the first chose, whatever the machine's load.
+   */
+  const [askedDay, setAskedDay] = useState<string | null>(null);
+  // Once the address has the day it is the one to follow again (a link or Back may change it later).
+  if (askedDay !== null && askedDay === addressView.day) setAskedDay(null);
+  const view: CalendarView = askedDay === null ? addressView : { ...addressView, day: askedDay };
   const { from, to } = rangeOfView(view);
   const uid = user?.uid ?? '';
   const { docs, error, isPending } = useLiveQuery<Project>(
@@ -89,22 +99,13 @@ export function CalendarPage() {
   /** Set when the keyboard moved the active day: focus follows it once the day is drawn. */
   const focusDayRef = useRef(false);
 
-  /**
-   * The day last asked for, until the address has it: React Router renders an address change as a
-   * transition, so a second key pressed before it lands must step from the day the first one chose, not
-   * from the address's (two quick ArrowRights are two days on, whatever the machine's load).
-   */
-  const requestedDayRef = useRef<string | null>(null);
   const setView = useCallback(
     (next: CalendarView) => {
-      requestedDayRef.current = next.day;
+      setAskedDay(next.day);
       setSearch(new URLSearchParams(searchOfView(next)), { replace: true });
     },
-    [setSearch],
+    [setSearch, setAskedDay],
   );
-  useEffect(() => {
-    if (requestedDayRef.current === view.day) requestedDayRef.current = null;
-  }, [view.day]);
 
   const shownProjects = useMemo(() => {
     if (!docs) return null;
@@ -186,7 +187,9 @@ export function CalendarPage() {
 
   useEffect(() => {
     if (!focusDayRef.current) return;
-    focusDayRef.current = false;
+    // Kept until the address has the day: its navigation moves focus to the page title (PageTitle), and
+    // this effect, the parent's, runs after that one and takes it back to the day.
+    if (askedDay === null) focusDayRef.current = false;
     gridRef.current?.querySelector<HTMLElement>(`[data-day="${view.day}"]`)?.focus();
   });
 
@@ -195,14 +198,17 @@ export function CalendarPage() {
   }, [openDay]);
 
   const goTo = (day: string) => {
+    // The day is drawn and focused before the key's handler returns; the address follows as a transition.
     focusDayRef.current = true;
+    flushSync(() => setAskedDay(day));
+    gridRef.current?.querySelector<HTMLElement>(`[data-day="${day}"]`)?.focus();
     setView({ ...view, day });
     if (moving) say(`${dayName(day)}. Enter drops ${moving.name} here, Escape cancels.`);
   };
 
   const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!(event.target as HTMLElement).matches('[role="gridcell"]')) return;
-    const day = requestedDayRef.current ?? view.day;
+    const day = view.day;
     const steps: Record<string, () => string> = {
       ArrowLeft: () => addDays(day, -1),
       ArrowRight: () => addDays(day, 1),
@@ -255,9 +261,12 @@ export function CalendarPage() {
     );
   };
 
-  const days = daysOf(from, to);
-  const weeks: string[][] = [];
-  for (let index = 0; index < days.length; index += 7) weeks.push(days.slice(index, index + 7));
+  const weeks = useMemo(() => {
+    const days = daysOf(from, to);
+    const rows: string[][] = [];
+    for (let index = 0; index < days.length; index += 7) rows.push(days.slice(index, index + 7));
+    return rows;
+  }, [from, to]);
   const shown = view.mode === 'week' ? SHOWN_IN_WEEK : SHOWN_IN_MONTH;
   const viewMonth = view.day.slice(0, 7);
   const heading = view.mode === 'month' ? monthName(view.day) : `Week of ${dayName(weekStart(view.day))}`;

@@ -31,8 +31,10 @@ export interface DayCellProps {
  */
 let draggedProjectId: string | null = null;
 
-const countText = (count: number, completed: number) =>
+/** What a day says: how many projects are due, whether they are overdue (all of a past day's open ones are), and the completed ones. */
+const countText = (count: number, completed: number, overdue: boolean) =>
   (count === 0 ? 'no projects due' : count === 1 ? '1 project due' : `${count} projects due`) +
+  (overdue && count > 0 ? (count === 1 ? ', overdue' : ', all overdue') : '') +
   (completed === 0 ? '' : `, ${completed} completed`);
 
 /**
@@ -77,7 +79,7 @@ export const DayCell = memo(function DayCell({
       className={classes.join(' ')}
       data-day={day}
       tabIndex={active ? 0 : -1}
-      aria-label={`${dayName(day)}${day === today ? ' (today)' : ''}, ${countText(projects.length, completedProjects.length)}`}
+      aria-label={`${dayName(day)}${day === today ? ' (today)' : ''}, ${countText(projects.length, completedProjects.length, day < today)}`}
       aria-selected={dropTarget ? true : undefined}
       onDragOver={onDragOver}
       onDrop={onDrop}
