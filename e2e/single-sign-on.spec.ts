@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { SSO_ERROR_MESSAGES } from '../src/common/single-sign-on';
 import { freePort, providerEnv, startTestProvider, type TestProvider } from '../test/support/oidc-provider';
-import { expect, newUser, signUpViaApi, test } from './support/fixtures';
+import { test as base, expect, newUser, signUpViaApi } from './support/fixtures';
 import { startOwnServer, type OwnServer } from './support/server-process';
 import { alertWith, fillLoginForm, greeting } from './support/ui';
 
@@ -29,20 +29,36 @@ async function startServerFor(port: number): Promise<OwnServer> {
   });
 }
 
-test.beforeAll(async () => {
-  const port = await freePort();
-  adminPort = await freePort();
-  provider = await startTestProvider({
-    accounts: {},
-    redirectUris: [port, adminPort].map((each) => `http://127.0.0.1:${each}/api/auth/oidc/corp/callback`),
-  });
-  server = await startServerFor(port);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await provider?.stop();
-  for (const tempDir of tempDirs) rmSync(tempDir, { recursive: true, force: true });
+/**
+ * The provider and the server, once per worker: a `beforeAll` would start them for every test, since with
+ * `fullyParallel` every test is a group of its own and its `afterAll` runs right after it. The tests share
+ * them; each signs in with an account of its own.
+ */
+const test = base.extend<object, { providerAndServer: void }>({
+  providerAndServer: [
+    // Playwright reads a fixture's dependencies from its first parameter, which must be an object
+    // pattern: this one needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      try {
+        const port = await freePort();
+        adminPort = await freePort();
+        provider = await startTestProvider({
+          accounts: {},
+          redirectUris: [port, adminPort].map(
+            (each) => `http://127.0.0.1:${each}/api/auth/oidc/corp/callback`,
+          ),
+        });
+        server = await startServerFor(port);
+        await use();
+      } finally {
+        await server?.stop();
+        await provider?.stop();
+        for (const tempDir of tempDirs) rmSync(tempDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', auto: true },
+  ],
 });
 
 /** At the provider's own pages: its login form (any password), then, unless `deny`, its consent. */
