@@ -15,6 +15,7 @@ export const CLIENT_ROUTES = {
   settings: '/settings',
   adminMembers: '/admin/members',
   adminInvitations: '/admin/invitations',
+  adminWebhooks: '/admin/webhooks',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
 } as const;

@@ -88,6 +88,9 @@ const screens = {
   adminInvitations: lazyScreen(() =>
     import('../features/admin/invitations-page').then((module) => ({ Screen: module.InvitationsPage })),
   ),
+  adminWebhooks: lazyScreen(() =>
+    import('../features/webhooks/webhooks-page').then((module) => ({ Screen: module.WebhooksPage })),
+  ),
   notFound: lazyScreen(() => import('./not-found-page').then((module) => ({ Screen: module.NotFoundPage }))),
 };
 
@@ -134,6 +137,7 @@ const AUDIENCES: Record<ClientRoute, 'users' | 'admins' | 'visitors' | 'visitors
   settings: 'users',
   adminMembers: 'admins',
   adminInvitations: 'admins',
+  adminWebhooks: 'admins',
 };
 
 /** The screen at `route` for this user, or where they are sent instead. */

@@ -62,6 +62,12 @@ export function Sidebar({ user }: { user: AuthUser }) {
                     <span>Invitations</span>
                   </NavLink>
                 </li>
+                <li>
+                  <NavLink to={CLIENT_ROUTES.adminWebhooks}>
+                    <Icon name="bell" className="sidebar-icon" />
+                    <span>Webhooks</span>
+                  </NavLink>
+                </li>
               </>
             )}
           </ul>
