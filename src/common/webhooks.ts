@@ -18,9 +18,9 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export const WEBHOOK_URL_MAX_LENGTH = 2000;
-export const WEBHOOK_SECRET_MIN_LENGTH = 16;
-export const WEBHOOK_SECRET_MAX_LENGTH = 200;
+const WEBHOOK_URL_MAX_LENGTH = 2000;
+const WEBHOOK_SECRET_MIN_LENGTH = 16;
+const WEBHOOK_SECRET_MAX_LENGTH = 200;
 /** Endpoints one install may have: each one is a queue every write may add to. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
 /** The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */

@@ -41,7 +41,7 @@ export interface WebhookDispatcherOptions {
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` (docs/api.md#webhooks). */
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
+function webhookSignature(secret: string, timestamp: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},v1=${mac}`;
 }
