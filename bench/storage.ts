@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { httpRequest, signUpMany, type Session } from './lib/clients';
+import type { Project } from '../src/common';
+import { attachmentObjectName } from '../src/common/attachments';
+import { api, httpRequest, signUpMany, type Session } from './lib/clients';
 import { startBareServer, startServer } from './lib/server-process';
 import { figure, fmt } from './lib/stats';
 import type { Benchmark } from './lib/types';
@@ -124,7 +126,13 @@ export const storage: Benchmark = {
   title: 'Storage: resumable upload of a 100 MB file',
   async run(context) {
     const dataDir = path.join(context.tmpDir, 'data');
-    const server = await startServer({ dataDir, cpuProfDir: context.cpuProfDir });
+    const server = await startServer({
+      dataDir,
+      cpuProfDir: context.cpuProfDir,
+      // Every run keeps its uploads (files and attachments): a quota far above what the runs store, and a
+      // per-file attachment limit above the 100 MB file.
+      env: { STORAGE_QUOTA_BYTES: String(1_000 * SIZE), ATTACHMENT_MAX_BYTES: String(2 * SIZE) },
+    });
     const sinkDir = path.join(context.tmpDir, 'bare');
     await mkdir(sinkDir, { recursive: true });
     const bare = await startBareServer({ BARE_MODE: 'sink', BARE_DIR: sinkDir });
@@ -135,6 +143,7 @@ export const storage: Benchmark = {
       const bytes = randomBytes(context.quick ? SIZE / 10 : SIZE);
       const viaSdk: number[] = [];
       const viaProtocol: number[] = [];
+      const viaAttachment: number[] = [];
       const baseline: number[] = [];
       const durable: number[] = [];
       try {
@@ -161,6 +170,29 @@ export const storage: Benchmark = {
         }
         throw error;
       }
+      const { project } = await api<{ project: Project }>(server.url, session, 'POST', '/api/projects', {
+        name: 'Storage bench',
+        details: 'Holds the 100 MB attachments.',
+        dueDate: '2030-01-01',
+        category: 'design',
+        assignedUserIds: [session.uid],
+      });
+      // The attachment case as the web client does it (docs/decisions/073-attachments.md): the bytes into the
+      // project's attachment area through the same upload client, then the registration, which sniffs.
+      const attachmentUpload = async (run: number) => {
+        const objectName = attachmentObjectName(project.id, session.uid, `bench-${run}`, 'bench.bin');
+        await (sdk
+          ? sdkUpload(sdk, server.url, session, objectName, bytes)
+          : resumableUpload(server.url, session, objectName, bytes));
+        await api(
+          server.url,
+          session,
+          'POST',
+          `/api/projects/${project.id}/attachments`,
+          { objectName },
+          [201],
+        );
+      };
       const bareUpload = async (query: string) => {
         const response = await httpRequest(`${bare.url}/upload${query}`, { method: 'POST', body: bytes });
         if (response.status !== 200) throw new Error(`bare upload → ${response.status}`);
@@ -181,6 +213,7 @@ export const storage: Benchmark = {
           results: viaProtocol,
           upload: (run) => resumableUpload(server.url, session, `files/${session.uid}/raw-${run}.bin`, bytes),
         },
+        { kind: 'attachment', results: viaAttachment, upload: attachmentUpload },
         { kind: 'bare', results: baseline, upload: () => bareUpload('') },
         { kind: 'bare+fsync', results: durable, upload: () => bareUpload('?fsync=1') },
       ];
@@ -215,6 +248,10 @@ export const storage: Benchmark = {
             'to a bare `node:http` server (own process) that writes them to a file, not synced. For context, ' +
             'the same with one fsync before the answer (the Dojo syncs every chunk, since a resumable session ' +
             'must survive a restart). The order of the uploads rotates from run to run.',
+          'Attachment: the same bytes into a project’s attachment area (`attachments/{projectId}/{uid}/…`, ' +
+            `the ${sdk ? 'SDK’s `uploadBytesResumable`' : 'raw protocol client'}), timed from the start request to ` +
+            'the answer of the registration (`POST /api/projects/:id/attachments`, which reads and sniffs the ' +
+            'stored head); the server runs with a quota above what the runs store.',
         ],
         figures: [
           figure(
@@ -242,6 +279,14 @@ export const storage: Benchmark = {
                 ),
               ]
             : []),
+          figure(
+            'storage.attachmentRatio',
+            'Attachment upload and registration / bare loopback',
+            '×',
+            viaAttachment.map((value, index) => value / (baseline[index] ?? NaN)),
+            2,
+          ),
+          figure('storage.attachmentMbps', 'Attachment upload and registration', 'MB/s', viaAttachment, 0),
           figure('storage.bare', 'bare loopback upload', 'MB/s', baseline, 0),
           figure('storage.bareDurable', 'bare loopback upload + fsync', 'MB/s', durable, 0),
           figure(

@@ -289,6 +289,15 @@ const BUDGET: BudgetRow[] = [
     peer: '—',
   },
   {
+    id: 'storage-attachment',
+    what: 'Attachment of 100 MB: resumable upload and registration',
+    target: '≥ 0.5 × bare loopback',
+    figures: ['storage.attachmentRatio', 'storage.attachmentMbps'],
+    measured: ([ratio, rate]) => `${fmt(ratio, 2)} × (${fmt(rate, 0)} MB/s)`,
+    met: ([ratio]) => (ratio ?? 0) >= 0.5,
+    peer: '—',
+  },
+  {
     id: 'storage-s3',
     what: 'Resumable upload of 100 MB with STORAGE_DRIVER=s3 (Swift s3api)',
     target: '≥ 0.25 × bare S3 PUT',
