@@ -227,6 +227,30 @@ describe('outgoing webhooks', () => {
   });
 });
 
+describe('outgoing webhooks with the default listeners cache', () => {
+  it('delivers a create made at once after the endpoint is saved on the same instance', async () => {
+    // The default cache (a second): the instance that saves an endpoint reads the heard events again at
+    // once, so its next create takes the outbox path even where a create is otherwise one statement.
+    const server = await startTestServer({
+      configOverrides: { outboundAllowPrivate: true, webhookPollMs: 100 },
+    });
+    try {
+      const admin = await signUpClient(server.url, 'Owner');
+      // A create before any endpoint exists: nobody hears it, and nothing is sent for it later.
+      await createProjectAs(admin, { name: 'Before the endpoint' });
+      await createProjectAs(admin, { name: 'Before the endpoint, again' });
+      await webhooksOf(admin).create({ url: `${receiver.url}/cached`, events: ['project.created'] });
+      const project = await createProjectAs(admin, { name: 'Right after the endpoint' });
+      await waitForAccepted('/cached', 1);
+      const got = receiver.accepted('/cached');
+      expect(got.map((entry) => entry.json.data.project?.id)).toEqual([project.id]);
+      admin.client.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('outgoing webhooks without OUTBOUND_ALLOW_PRIVATE', () => {
   it('refuses endpoints on loopback, private and link-local addresses at save time', async () => {
     const server = await startTestServer();
