@@ -863,6 +863,7 @@ async function writeWorlds(
               uploader_id: world.owner.id,
               object_name: world.objectName,
               name: 'matrix.txt',
+              search_name: 'matrix.txt',
               size: 14,
               content_type: 'text/plain; charset=utf-8',
               kind: 'text' as const,

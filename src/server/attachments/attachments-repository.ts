@@ -7,7 +7,7 @@ export type AttachmentRow = Selectable<Database['attachments']>;
 
 /** Where every attachment's bytes are uploaded (`attachmentObjectName` in src/common/attachments.ts). */
 const ATTACHMENT_AREA_PREFIX = 'attachments/';
-type AttachmentWithUploader = Omit<AttachmentRow, 'seq'> & { display_name: string };
+type AttachmentWithUploader = Omit<AttachmentRow, 'seq' | 'search_name'> & { display_name: string };
 
 /** The `Attachment` shape, written once: the list, the live query and the answer of a register. */
 function presentAttachment(row: AttachmentWithUploader): Attachment {
