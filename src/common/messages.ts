@@ -118,5 +118,6 @@ export const messages = /* @__PURE__ */ Object.assign({}, appMessages, {
     'If an account uses that address, we have emailed it a link to set a new password. The link works for an hour.',
   resetByEmailOff: 'Password reset by email is not set up on this server. Ask an admin for a reset link.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
+  emailNotConfigured: 'Email is not configured.',
   tooManyResetEmails: 'Too many reset emails for this address. Please wait an hour and try again.',
 } as const);

@@ -44,7 +44,7 @@ export function registerNotificationEmailRoutes(
       'authorized by its signed link, not a session; mail providers post it from shared addresses; it only turns email off';
     scope.post(PATH, { config: { writeLimitExempt: unsubscribeExempt } }, async (request, reply) => {
       const token = tokenOf(request.query);
-      if (!deps.notificationEmail) throw new AppError('not-found', 'Email is not configured.');
+      if (!deps.notificationEmail) throw new AppError('not-found', messages.emailNotConfigured);
       await deps.notificationEmail.unsubscribe(token);
       return reply
         .type('text/html; charset=utf-8')
