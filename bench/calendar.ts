@@ -57,13 +57,24 @@ interface CalendarState {
   projects: number;
 }
 
-async function timeVisit(browser: Browser, baseUrl: string, session: Session): Promise<CalendarState> {
+interface Visit extends CalendarState {
+  /** The largest live frame the page received: the month's snapshot. */
+  snapshotBytes: number;
+}
+
+async function timeVisit(browser: Browser, baseUrl: string, session: Session): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const [name = '', value = ''] = session.cookie.split('=');
     await context.addCookies([{ name, value, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
     const page = await context.newPage();
     await page.addInitScript(INSTRUMENT);
+    let snapshotBytes = 0;
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        snapshotBytes = Math.max(snapshotBytes, Buffer.byteLength(payload));
+      }),
+    );
     await page.goto(`${baseUrl}/calendar?day=${MONTH}-14`, { waitUntil: 'commit' });
     try {
       await page.waitForFunction(
@@ -83,9 +94,10 @@ async function timeVisit(browser: Browser, baseUrl: string, session: Session): P
       }));
       throw new Error(`the calendar never became interactive: ${JSON.stringify(seen)}`, { cause: error });
     }
-    return await page.evaluate(
+    const state = await page.evaluate(
       () => (window as unknown as { __dojoCalendarBench: CalendarState }).__dojoCalendarBench,
     );
+    return { ...state, snapshotBytes };
   } finally {
     await context.close();
   }
@@ -116,13 +128,13 @@ export const calendar: Benchmark = {
     try {
       const session = await logIn(server.url, 'seed.user0@example.com', DEFAULT_SEED_PASSWORD);
       await timeVisit(browser, server.url, session); // warm the server and Chromium's own caches
-      const visits: CalendarState[] = [];
+      const visits: Visit[] = [];
       const reps = context.quick ? 2 : Math.max(5, context.runs);
       for (let rep = 0; rep < reps; rep += 1) {
         const visit = await timeVisit(browser, server.url, session);
         visits.push(visit);
         context.log(
-          `visit ${rep + 1}: grid ${fmt(visit.gridVisible ?? NaN, 0)} ms, interactive ${fmt(visit.interactive ?? NaN, 0)} ms (${visit.projects} shown)`,
+          `visit ${rep + 1}: grid ${fmt(visit.gridVisible ?? NaN, 0)} ms, interactive ${fmt(visit.interactive ?? NaN, 0)} ms (${visit.projects} shown; snapshot ${fmt(visit.snapshotBytes / 1024, 0)} kB)`,
         );
       }
       return {

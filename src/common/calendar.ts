@@ -3,7 +3,8 @@
  * its date range, the live query of the projects due in it, and the day arithmetic the grid needs. No zod
  * here: the calendar screen imports this module by path, and the server validates with these functions.
  */
-import { isCalendarDay, type DashboardFilter } from './projects';
+import { isCalendarDay, type DashboardFilter, type ProjectCategory } from './projects';
+import type { UserRef } from './project-schemas';
 
 /** The longest range the calendar reads at once: a month grid is at most six weeks. */
 const CALENDAR_RANGE_MAX_DAYS = 42;
@@ -32,7 +33,34 @@ export const calendarMessages = {
   moved: 'Moved.',
   moveConflict: 'Someone changed this project meanwhile; it is back where the server has it. Try again.',
   moveFailed: 'The project could not be moved; it is back where it was.',
+  unknownShape: "A projects query's shape is 'calendar' or left out (whole projects).",
 } as const;
+
+/**
+ * The shape of the projects a calendar query sends (`shape: 'calendar'` on a live projects query,
+ * docs/decisions/076-calendar-month-display-and-speed.md): what a day cell draws and what a move needs,
+ * about a sixth of a whole project. Opening a project still reads the whole one.
+ */
+export const CALENDAR_SHAPE = 'calendar';
+
+/** How many assignees a calendar project carries: the avatars a day cell shows. */
+export const CALENDAR_ASSIGNEES_SHOWN = 3;
+
+// A type, not an interface: a live doc's index signature accepts it.
+export type CalendarProject = {
+  id: string;
+  name: string;
+  dueDate: string;
+  category: ProjectCategory;
+  /** Set on the completed projects' query ('Show completed'). */
+  completed: boolean;
+  /** The first CALENDAR_ASSIGNEES_SHOWN assignees, in order, as the avatars show them. */
+  assignees: UserRef[];
+  /** Who may move it: its creator (or an admin). */
+  createdById: string;
+  /** The version a move starts from: the project edit's stale-edit check. */
+  version: number;
+};
 
 /** Why `[from, to)` is not a range the calendar may read, or null when it is. */
 export function calendarRangeProblem(from: string, to: string): string | null {
@@ -48,7 +76,7 @@ export const CALENDAR_PROJECT_LIMIT = 1000;
 
 /**
  * The live query of the open projects (the completed ones with `completed`) due in `[from, to)` under a
- * dashboard filter, soonest first. The server refuses a range `calendarRangeProblem` refuses, a range with
+ * dashboard filter, soonest first, in the calendar's slim shape (`CalendarProject`). The server refuses a range `calendarRangeProblem` refuses, a range with
  * only one of its two ends, and completed projects without a range.
  */
 export function calendarQuery(
@@ -75,6 +103,7 @@ export function calendarQuery(
     ],
     orderBy: { field: 'dueDate', direction: 'asc' as const },
     limit: CALENDAR_PROJECT_LIMIT,
+    shape: CALENDAR_SHAPE,
   };
 }
 

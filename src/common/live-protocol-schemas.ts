@@ -44,6 +44,11 @@ const LiveQuerySchema = z.object({
    */
   startAfter: z.optional(z.tuple([boundedString(64), boundedString(64)])),
   endAt: z.optional(z.tuple([boundedString(64), boundedString(64)])),
+  /**
+   * A named shape of the documents, for a screen that draws only some fields; left out, whole documents.
+   * Only projects have one, `calendar` (src/common/calendar.ts); the projects source refuses any other.
+   */
+  shape: z.optional(boundedString(32)),
 });
 export type LiveQuery = z.infer<typeof LiveQuerySchema>;
 

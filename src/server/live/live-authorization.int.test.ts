@@ -210,8 +210,22 @@ describe('live authorization: every source × every viewer, first and second to 
       expected: everyMember,
     },
     {
-      name: 'the calendar (projects due in a range)',
+      name: 'the calendar (projects due in a range, its slim shape)',
       target: () => calendarQuery('all', ada.user.uid, tomorrow(), addDays(tomorrow(), 7)),
+      change: assignAda,
+      expected: everyMember,
+    },
+    {
+      name: 'projects due in a range, whole',
+      target: () => {
+        const { shape: _whole, ...target } = calendarQuery(
+          'all',
+          ada.user.uid,
+          tomorrow(),
+          addDays(tomorrow(), 7),
+        );
+        return target;
+      },
       change: assignAda,
       expected: everyMember,
     },

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../common';
-import { addDays, calendarMessages, calendarQuery } from '../../common/calendar';
+import {
+  addDays,
+  CALENDAR_SHAPE,
+  calendarMessages,
+  calendarQuery,
+  type CalendarProject,
+} from '../../common/calendar';
 import {
   createProjectAs,
   errorOf,
@@ -18,7 +24,10 @@ import { startTestServer, type TestServer } from '../../../test/support/test-ser
 const FROM = '2031-03-01';
 const TO = '2031-04-01';
 
-const idsOf = (docs: readonly Project[]) => docs.map((project) => project.id);
+const idsOf = (docs: readonly { id: string }[]) => docs.map((project) => project.id);
+
+/** Exactly the fields of the calendar's slim shape (src/common/calendar.ts). */
+const SLIM_FIELDS = ['assignees', 'category', 'completed', 'createdById', 'dueDate', 'id', 'name', 'version'];
 
 describe('calendar range query', () => {
   let server: TestServer;
@@ -41,7 +50,7 @@ describe('calendar range query', () => {
     const first = await createProjectAs(ben, { name: 'First day', dueDate: FROM });
     const last = await createProjectAs(ben, { name: 'Last day', dueDate: addDays(TO, -1) });
     const after = await createProjectAs(ben, { name: 'Day after', dueDate: TO });
-    const live = new LiveRecorder<Project>(ada.client, calendarQuery('all', ada.user.uid, FROM, TO));
+    const live = new LiveRecorder<CalendarProject>(ada.client, calendarQuery('all', ada.user.uid, FROM, TO));
     try {
       const docs = await live.until(() => true);
       expect(idsOf(docs)).toEqual([first.id, last.id]);
@@ -52,6 +61,93 @@ describe('calendar range query', () => {
       expect(idsOf(page.projects)).toEqual([first.id, last.id]);
       expect(idsOf(docs)).not.toContain(before.id);
       expect(idsOf(docs)).not.toContain(after.id);
+    } finally {
+      live.unsubscribe();
+    }
+  });
+
+  it('sends the slim shape: exactly its fields, the same projects as whole ones, live changes slim too', async () => {
+    const cy = await signUpClient(server.url, 'Cy');
+    const di = await signUpClient(server.url, 'Di');
+    const team = [ada, ben, cy, di].map((member) => member.user.uid);
+    const project = await createProjectAs(ben, {
+      name: 'Slim one',
+      details: 'Long details the calendar never draws. '.repeat(20),
+      dueDate: '2031-03-12',
+      assignedUserIds: team,
+    });
+    const slimTarget = calendarQuery('all', ada.user.uid, FROM, TO);
+    expect(slimTarget.shape).toBe(CALENDAR_SHAPE);
+    const { shape: _whole, ...wholeTarget } = slimTarget;
+    const slim = new LiveRecorder<CalendarProject>(ada.client, slimTarget);
+    const whole = new LiveRecorder<Project>(ada.client, wholeTarget);
+    try {
+      const slimDocs = await slim.until((docs) => idsOf(docs).includes(project.id));
+      const wholeDocs = await whole.until((docs) => idsOf(docs).includes(project.id));
+      // The same read: the same projects in the same order, only fewer fields.
+      expect(idsOf(slimDocs)).toEqual(idsOf(wholeDocs));
+      for (const doc of slimDocs) expect(Object.keys(doc).sort()).toEqual(SLIM_FIELDS);
+      const full = wholeDocs.find((doc) => doc.id === project.id);
+      expect(slimDocs.find((doc) => doc.id === project.id)).toEqual({
+        id: project.id,
+        name: 'Slim one',
+        dueDate: '2031-03-12',
+        category: project.category,
+        completed: false,
+        assignees: full?.assignedUsersList.slice(0, 3),
+        createdById: ben.user.uid,
+        version: project.version,
+      });
+      expect(full?.assignedUsersList.map((user) => user.id)).toEqual(team);
+
+      // An edit anywhere arrives slim, with the version a move must send.
+      const renamed = await ben.client.projects.update(project.id, {
+        name: 'Slim one, renamed',
+        details: project.details,
+        dueDate: project.dueDate,
+        category: project.category,
+        assignedUserIds: project.assignedUserIds,
+        version: project.version,
+      });
+      const after = await slim.until(
+        (docs) => docs.find((doc) => doc.id === project.id)?.name === 'Slim one, renamed',
+        undefined,
+        'the rename, slim',
+      );
+      const moved = after.find((doc) => doc.id === project.id);
+      expect(Object.keys(moved ?? {}).sort()).toEqual(SLIM_FIELDS);
+      expect(moved?.version).toBe(renamed.version);
+
+      // Completed projects come in the same shape, marked completed.
+      await ben.client.projects.complete(project.id);
+      const done = new LiveRecorder<CalendarProject>(
+        ada.client,
+        calendarQuery('all', ada.user.uid, FROM, TO, { completed: true }),
+      );
+      try {
+        const doneDocs = await done.until((docs) => idsOf(docs).includes(project.id));
+        expect(doneDocs.find((doc) => doc.id === project.id)).toMatchObject({ completed: true });
+        for (const doc of doneDocs) expect(Object.keys(doc).sort()).toEqual(SLIM_FIELDS);
+      } finally {
+        done.unsubscribe();
+      }
+    } finally {
+      slim.unsubscribe();
+      whole.unsubscribe();
+      cy.client.close();
+      di.client.close();
+    }
+  });
+
+  it('refuses a shape it does not know with a 400 that says which it knows', async () => {
+    const live = new LiveRecorder<CalendarProject>(ada.client, {
+      ...calendarQuery('all', ada.user.uid, FROM, TO),
+      shape: 'summary',
+    });
+    try {
+      await expect
+        .poll(() => live.error ?? (live.docs ? 'snapshot' : undefined))
+        .toMatchObject({ code: 'invalid-argument', message: calendarMessages.unknownShape });
     } finally {
       live.unsubscribe();
     }
@@ -70,8 +166,11 @@ describe('calendar range query', () => {
       category: 'sales',
       assignedUserIds: [ben.user.uid],
     });
-    const mine = new LiveRecorder<Project>(ada.client, calendarQuery('mine', ada.user.uid, FROM, TO));
-    const sales = new LiveRecorder<Project>(ada.client, calendarQuery('sales', ada.user.uid, FROM, TO));
+    const mine = new LiveRecorder<CalendarProject>(ada.client, calendarQuery('mine', ada.user.uid, FROM, TO));
+    const sales = new LiveRecorder<CalendarProject>(
+      ada.client,
+      calendarQuery('sales', ada.user.uid, FROM, TO),
+    );
     try {
       const mineDocs = await mine.until(() => true);
       expect(idsOf(mineDocs)).toContain(adasDesign.id);
@@ -86,7 +185,7 @@ describe('calendar range query', () => {
   });
 
   it('a project moves in and out of the range live: created, moved, completed, reopened', async () => {
-    const live = new LiveRecorder<Project>(ada.client, calendarQuery('all', ada.user.uid, FROM, TO));
+    const live = new LiveRecorder<CalendarProject>(ada.client, calendarQuery('all', ada.user.uid, FROM, TO));
     try {
       await live.until(() => true);
       const outside = await createProjectAs(ben, { name: 'Moving', dueDate: '2031-05-02' });
@@ -133,11 +232,14 @@ describe('calendar range query', () => {
     });
     for (const project of [done, doneOutside, doneOtherCategory])
       await ben.client.projects.complete(project.id);
-    const completed = new LiveRecorder<Project>(
+    const completed = new LiveRecorder<CalendarProject>(
       ada.client,
       calendarQuery('sales', ada.user.uid, FROM, TO, { completed: true }),
     );
-    const openOnes = new LiveRecorder<Project>(ada.client, calendarQuery('sales', ada.user.uid, FROM, TO));
+    const openOnes = new LiveRecorder<CalendarProject>(
+      ada.client,
+      calendarQuery('sales', ada.user.uid, FROM, TO),
+    );
     try {
       const docs = await completed.until(() => true);
       expect(idsOf(docs)).toContain(done.id);
@@ -175,7 +277,7 @@ describe('calendar range query', () => {
       },
     ];
     for (const target of targets) {
-      const live = new LiveRecorder<Project>(ada.client, target);
+      const live = new LiveRecorder<CalendarProject>(ada.client, target);
       try {
         await expect
           .poll(() => live.error ?? (live.docs ? 'snapshot' : undefined))
@@ -194,7 +296,10 @@ describe('calendar range query', () => {
       ['tomorrow', '2031-03-10', calendarMessages.rangeNotDays],
     ];
     for (const [from, to, message] of bad) {
-      const live = new LiveRecorder<Project>(ada.client, calendarQuery('all', ada.user.uid, from, to));
+      const live = new LiveRecorder<CalendarProject>(
+        ada.client,
+        calendarQuery('all', ada.user.uid, from, to),
+      );
       try {
         await expect
           .poll(() => live.error ?? (live.docs ? 'snapshot' : undefined))
@@ -210,7 +315,7 @@ describe('calendar range query', () => {
     }
     const half = await errorOf(() => ada.client.transport.request('GET', `/api/projects?dueFrom=${FROM}`));
     expect(half.fields).toMatchObject({ dueFrom: calendarMessages.rangeHalf });
-    const open = new LiveRecorder<Project>(ada.client, {
+    const open = new LiveRecorder<CalendarProject>(ada.client, {
       ...calendarQuery('all', ada.user.uid, FROM, TO),
       where: [{ field: 'dueDate', op: '>=', value: FROM }],
     });

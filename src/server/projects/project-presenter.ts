@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Project, ProjectCategory, UserRef } from '../../common';
+import { CALENDAR_ASSIGNEES_SHOWN, type CalendarProject } from '../../common/calendar';
 import type { ProjectsTable } from '../db/schema';
 
 /** The fields of a project that other rows hold: its assignees, in order, and its creator. */
@@ -34,5 +35,22 @@ export function presentProject(row: ProjectColumns, people: ProjectPeople): Proj
     createdAt: row.created_at,
     version: row.version,
     updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * A project in the calendar's slim shape (`shape: 'calendar'`): only what a day cell draws and a move
+ * needs, so a month of 1,000 projects is a sixth of the whole ones to build, send, diff and take in.
+ */
+export function presentCalendarProject(project: Project, completed: boolean): CalendarProject {
+  return {
+    id: project.id,
+    name: project.name,
+    dueDate: project.dueDate,
+    category: project.category,
+    completed,
+    assignees: project.assignedUsersList.slice(0, CALENDAR_ASSIGNEES_SHOWN),
+    createdById: project.createdBy.id,
+    version: project.version,
   };
 }

@@ -1,9 +1,10 @@
 import { messages, type LiveQuery, type LiveWhere } from '../../common';
 import type { LiveSource } from '../live/live-sources';
-import { calendarMessages, calendarRangeProblem } from '../../common/calendar';
+import { CALENDAR_SHAPE, calendarMessages, calendarRangeProblem } from '../../common/calendar';
 import { invalidArgument } from '../core/app-error';
 import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
+import { presentCalendarProject } from './project-presenter';
 
 /** Columns a live query may order projects by, by the field name the API shows. */
 const PROJECT_ORDER_COLUMNS = { createdAt: 'created_at', dueDate: 'due_date', name: 'name' } as const;
@@ -75,10 +76,31 @@ function projectQueryOf(query: LiveQuery): ProjectQuery {
   };
 }
 
-/** Live reads of projects, lists and single documents, through the service `GET /api/projects` uses. */
+/** Whether a query asks for the calendar's slim shape; any shape but that one is a 400. */
+function isCalendarShape(query: LiveQuery): boolean {
+  if (query.shape === undefined) return false;
+  if (query.shape !== CALENDAR_SHAPE) {
+    throw invalidArgument({ shape: calendarMessages.unknownShape }, calendarMessages.unknownShape);
+  }
+  return true;
+}
+
+/**
+ * Live reads of projects, lists and single documents, through the service `GET /api/projects` uses. A
+ * query in the calendar's shape reads the same projects under the same rule and routing (its target is its
+ * group's key) and sends each in `presentCalendarProject`'s fields, so a change to a field it leaves out
+ * sends nothing.
+ */
 export const projectsLiveSource = (projects: ProjectsService): LiveSource => ({
   authorize: (_target, viewer) => projects.authorizeRead(viewer),
   resultsBelongTo: 'everyone',
-  query: (query) => projects.list(projectQueryOf(query)),
+  query: async (query) => {
+    const slim = isCalendarShape(query);
+    const projectQuery = projectQueryOf(query);
+    const found = await projects.list(projectQuery);
+    if (!slim) return found;
+    const completed = projectQuery.completed === true;
+    return found.map((project) => presentCalendarProject(project, completed));
+  },
   find: (id) => projects.find(id),
 });

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useSearchParams } from 'react-router';
-import { CLIENT_ROUTES, localToday, messages, projectPath, type Project } from '../../../common';
+import { CLIENT_ROUTES, localToday, messages, projectPath } from '../../../common';
 import {
   addDays,
   calendarMessages,
   calendarQuery,
   CALENDAR_PROJECT_LIMIT,
   dayName,
+  type CalendarProject,
   monthName,
   weekStart,
   WEEKDAY_NAMES,
@@ -42,8 +43,8 @@ const readShowCompleted = (): boolean => {
 };
 
 /** Projects bucketed by due day, in one pass. */
-function bucketByDay(projects: readonly Project[] | null): Map<string, Project[]> {
-  const map = new Map<string, Project[]>();
+function bucketByDay(projects: readonly CalendarProject[] | null): Map<string, CalendarProject[]> {
+  const map = new Map<string, CalendarProject[]>();
   for (const project of projects ?? []) {
     const list = map.get(project.dueDate);
     if (list) list.push(project);
@@ -82,17 +83,17 @@ export function CalendarPage() {
   const view: CalendarView = askedDay === null ? addressView : { ...addressView, day: askedDay };
   const { from, to } = rangeOfView(view);
   const uid = user?.uid ?? '';
-  const { docs, error, isPending } = useLiveQuery<Project>(
+  const { docs, error, isPending } = useLiveQuery<CalendarProject>(
     uid ? calendarQuery(view.filter, uid, from, to) : null,
   );
   const [showCompleted, setShowCompleted] = useState(readShowCompleted);
-  const completed = useLiveQuery<Project>(
+  const completed = useLiveQuery<CalendarProject>(
     uid && showCompleted ? calendarQuery(view.filter, uid, from, to, { completed: true }) : null,
   );
   const [pending, setPending] = useState<ReadonlyMap<string, PendingMove>>(new Map());
   const [moveError, setMoveError] = useState<string | null>(null);
   /** The project a keyboard move carries, while one is under way. */
-  const [moving, setMoving] = useState<Project | null>(null);
+  const [moving, setMoving] = useState<CalendarProject | null>(null);
   const [openDay, setOpenDay] = useState<string | null>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const panelHeadingRef = useRef<HTMLHeadingElement>(null);
@@ -118,7 +119,7 @@ export function CalendarPage() {
 
   const byDay = useMemo(() => bucketByDay(shownProjects), [shownProjects]);
   const completedByDay = useMemo(
-    () => (showCompleted ? bucketByDay(completed.docs) : new Map<string, Project[]>()),
+    () => (showCompleted ? bucketByDay(completed.docs) : new Map<string, CalendarProject[]>()),
     [showCompleted, completed.docs],
   );
 
@@ -133,7 +134,8 @@ export function CalendarPage() {
   };
 
   const movable = useCallback(
-    (project: Project) => user !== null && (project.createdBy.id === user.uid || user.role === 'admin'),
+    (project: CalendarProject) =>
+      user !== null && (project.createdById === user.uid || user.role === 'admin'),
     [user],
   );
 
@@ -143,17 +145,20 @@ export function CalendarPage() {
   );
 
   const moveProject = useCallback(
-    async (project: Project, day: string) => {
+    async (project: CalendarProject, day: string) => {
       if (day === project.dueDate) return;
       setMoveError(null);
       setPending((current) => new Map(current).set(project.id, { day, version: project.version }));
       try {
+        // The calendar holds only its slim shape: the edit takes the other fields from the whole project,
+        // and the version the member saw, so that a change made meanwhile is still a conflict.
+        const whole = await dojo.projects.get(project.id);
         await dojo.projects.update(project.id, {
-          name: project.name,
-          details: project.details,
+          name: whole.name,
+          details: whole.details,
           dueDate: day,
-          category: project.category,
-          assignedUserIds: project.assignedUserIds,
+          category: whole.category,
+          assignedUserIds: whole.assignedUserIds,
           version: project.version,
         });
         say(`${project.name} moved to ${dayName(day)}.`);
@@ -251,7 +256,7 @@ export function CalendarPage() {
     }
   };
 
-  const startMove = (project: Project) => {
+  const startMove = (project: CalendarProject) => {
     focusDayAfter(() => {
       setMoving(project);
       setOpenDay(null);
@@ -447,4 +452,4 @@ export function CalendarPage() {
   );
 }
 
-const NO_PROJECTS: readonly Project[] = [];
+const NO_PROJECTS: readonly CalendarProject[] = [];

@@ -1,6 +1,6 @@
 import { memo, type DragEvent } from 'react';
-import { projectPath, type Project } from '../../../common';
-import { dayName } from '../../../common/calendar';
+import { projectPath } from '../../../common';
+import { dayName, type CalendarProject } from '../../../common/calendar';
 import { AvatarList } from '../../components/avatar-list';
 
 /** Projects a month's day shows before '+N more'; a week's day has the room for more. */
@@ -9,9 +9,9 @@ export const SHOWN_IN_WEEK = 12;
 
 export interface DayCellProps {
   day: string;
-  projects: readonly Project[];
+  projects: readonly CalendarProject[];
   /** The completed projects due that day, when 'Show completed' is on: shown after the open ones, apart. */
-  completedProjects: readonly Project[];
+  completedProjects: readonly CalendarProject[];
   shown: number;
   today: string;
   outsideMonth: boolean;
@@ -20,7 +20,7 @@ export interface DayCellProps {
   /** The day a keyboard move would drop its project on. */
   dropTarget: boolean;
   /** Ids of the projects this viewer may move (creator or admin). */
-  movable: (project: Project) => boolean;
+  movable: (project: CalendarProject) => boolean;
   onOpenDay: (day: string) => void;
   onDropProject: (projectId: string, day: string) => void;
 }
@@ -125,11 +125,7 @@ export const DayCell = memo(function DayCell({
                   {project.name}
                 </a>
                 <span className="visually-hidden">{`, ${project.category}`}</span>
-                <AvatarList
-                  users={project.assignedUsersList.slice(0, 3)}
-                  size={20}
-                  className="calendar-avatars"
-                />
+                <AvatarList users={project.assignees} size={20} className="calendar-avatars" />
               </li>
             );
           })}
