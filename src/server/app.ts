@@ -19,6 +19,7 @@ import { notificationEmailRouteDocs } from './notifications/email-route-docs';
 import { registerNotificationEmailRoutes } from './notifications/email-routes';
 import { projectsRouteDocs } from './projects/projects-route-docs';
 import { searchRouteDocs } from './search/search-route-docs';
+import { exportsRouteDocs } from './exports/exports-route-docs';
 import { storageRouteDocs } from './storage/protocol/storage-route-docs';
 import { usersRouteDocs } from './users/users-route-docs';
 import { registerErrorHandler } from './http/error-handler';
@@ -66,6 +67,7 @@ import { registerCommentsRoutes } from './comments/comments-routes';
 import { commentsRouteDocs } from './comments/comments-route-docs';
 import { registerProjectsRoutes } from './projects/projects-routes';
 import { registerSearchRoutes } from './search/search-routes';
+import { registerExportsRoutes } from './exports/exports-routes';
 import { notificationsLiveSource } from './notifications/notifications-live-source';
 import { notificationsRouteDocs } from './notifications/notifications-route-docs';
 import { registerNotificationsRoutes } from './notifications/notifications-routes';
@@ -406,6 +408,7 @@ function registerApiRoutes(
         ...commentsRouteDocs,
         ...attachmentsRouteDocs,
         ...searchRouteDocs,
+        ...exportsRouteDocs,
         ...notificationsRouteDocs,
         ...liveRouteDocs,
         ...storageRouteDocs,
@@ -465,6 +468,7 @@ function registerApiRoutes(
     writesPerMinute: config.uploadsPerMinute,
   });
   registerSearchRoutes(server, { search: services.search, viewers });
+  registerExportsRoutes(server, { exports: services.exports, viewers, publicUrl: config.publicUrl });
   registerNotificationsRoutes(server, { notifications: services.notifications, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);

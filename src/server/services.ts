@@ -35,6 +35,7 @@ import { CommentsService } from './comments/comments-service';
 import { UnitOfWork } from './db/unit-of-work';
 import { RateLimitCounters } from './rate-limits/rate-limits-repository';
 import { SearchService } from './search/search-service';
+import { ExportsService } from './exports/exports-service';
 import { newId } from './core/ids';
 import { HmacAppCheckTokens } from './storage/protocol/app-check';
 import type { BlobStore } from './storage/stores/blob-store';
@@ -102,6 +103,8 @@ export interface Services {
   attachments: AttachmentsService;
   notifications: NotificationsService;
   search: SearchService;
+  /** Spreadsheet export of the lists (docs/decisions/079-spreadsheet-export.md). */
+  exports: ExportsService;
   signupPolicy: SignupPolicyService;
   invitations: InvitationsService;
   members: MembersService;
@@ -309,6 +312,13 @@ export async function createServices({
     attachments,
     notifications: new NotificationsService({ db, writes, emailAvailable: mailer !== undefined }),
     search: new SearchService({ db, dialect }),
+    // The search is stateless: the export's own instance reads as GET /api/search does.
+    exports: new ExportsService({
+      db: projectsDb ?? db,
+      dialect,
+      projects,
+      search: new SearchService({ db, dialect }),
+    }),
     signupPolicy,
     invitations,
     members: new MembersService({ db, auth, writes }),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, nameSearchKey } from '../../src/common';
 import { apiTokenMessages } from '../../src/common/api-tokens';
 import { webhookMessages } from '../../src/common/webhooks';
+import { exportMessages } from '../../src/common/exports';
 import { attachmentMessages } from '../../src/common/attachments';
 import { appearanceMessages } from '../../src/common/appearance';
 import { calendarMessages } from '../../src/common/calendar';
@@ -37,6 +38,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(calendarFeedMessages),
   ...Object.values(attachmentMessages),
   ...Object.values(webhookMessages),
+  ...Object.values(exportMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;

@@ -557,6 +557,19 @@ const ROUTES: Record<string, Row> = {
     request: (world) => jsonRequest('DELETE', `/api/completed-projects/${world.completedProjectId}`),
   },
   'GET /api/search': { policy: signedIn(200), request: () => jsonRequest('GET', '/api/search?q=matrix') },
+  // The exports read as their lists do: every signed-in caller, an API token too (a read).
+  'GET /api/projects/export': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/projects/export?format=csv'),
+  },
+  'GET /api/completed-projects/export': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/completed-projects/export?format=json'),
+  },
+  'GET /api/search/export': {
+    policy: signedIn(200),
+    request: () => jsonRequest('GET', '/api/search/export?q=matrix'),
+  },
 
   'GET /api/notifications': {
     policy: signedIn(200),

@@ -45,8 +45,8 @@ export async function queryProjects(db: Kysely<Database>, query: ProjectQuery): 
   return presentProjects(db, await openProjectsInOrder(db, query).selectAll().execute());
 }
 
-/** The rows `queryProjects` reads, before any column is chosen. */
-function openProjectsInOrder(db: Kysely<Database>, query: ProjectQuery) {
+/** The rows `queryProjects` reads, before any column is chosen (the spreadsheet export reads the same). */
+export function openProjectsInOrder(db: Kysely<Database>, query: ProjectQuery) {
   // Completed projects have no paging index: they are read only by a due-date range of at most 42 days.
   let select = db.selectFrom('projects').where('completed_at', query.completed ? 'is not' : 'is', null);
   const { column, direction } = query.orderBy;
