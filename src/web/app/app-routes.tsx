@@ -77,7 +77,10 @@ const screens = {
     })),
   ),
   calendar: lazyScreen(() =>
-    import('../features/calendar/calendar-page').then((module) => ({ Screen: module.CalendarPage })),
+    import('../features/calendar/calendar-page').then((module) => ({
+      Screen: module.CalendarPage,
+      preloadData: (user) => module.preloadCalendar(user.uid),
+    })),
   ),
   settings: lazyScreen(() =>
     import('../features/settings/settings-page').then((module) => ({ Screen: module.SettingsPage })),
