@@ -3,6 +3,7 @@ import { type DashboardFilter, type DashboardSort } from '../../../common';
 import { appMessages } from '../../../common/app-messages';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { ExportLinks } from '../../components/export-links';
 import { FilterBar } from '../../components/filter-bar';
 import { ProjectList } from './project-list';
 import { SortSelect } from './sort-select';
@@ -65,6 +66,15 @@ export function DashboardPage() {
       <PageTitle>Dashboard</PageTitle>
       <FilterBar current={view.filter} onChange={changeFilter} />
       <SortSelect current={view.sort} onChange={changeSort} />
+      <ExportLinks
+        list="dashboard"
+        what="the dashboard"
+        params={{
+          category: view.filter === 'all' || view.filter === 'mine' ? undefined : view.filter,
+          assignedTo: view.filter === 'mine' ? user?.uid : undefined,
+          sort: view.sort,
+        }}
+      />
       {error && (
         <p className="error" role="alert">
           {appMessages.fetchFailed}

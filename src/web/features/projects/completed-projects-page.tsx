@@ -3,6 +3,7 @@ import { messages, type CompletedProject } from '../../../common';
 import { DojoError } from '../../../sdk';
 import { ActionOutcome, useRowAction } from '../../components/action-outcome';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExportLinks } from '../../components/export-links';
 import { PageTitle } from '../../components/page-title';
 import { ShowMoreButton } from '../../components/show-more-button';
 import { useAuthContext } from '../../hooks/use-auth-context';
@@ -67,6 +68,7 @@ export function CompletedProjectsPage() {
   return (
     <div className="completed-page">
       <PageTitle id={TITLE_ID}>Completed projects</PageTitle>
+      <ExportLinks list="completed" what="the completed projects" />
       <ErrorAlert message={list.error} />
       <ActionOutcome {...outcome} />
       {list.isPending && <p className="loading">{messages.loading}</p>}
