@@ -10,9 +10,9 @@ import { createProjectAs, signUpClient, type SignedInClient } from '../../../tes
 import { startTestServer, testDatabaseEngine, type TestServer } from '../../../test/support/test-server';
 
 /**
- * 100,000 open projects on SQLite (the export streams them in ≈ 4 s). On PostgreSQL 25,000: there the
- * 100,000 took ≈ 29 s to export on a busy 2-core machine, on top of their bulk insert, which is too long
- * for every CI run; the memory bound is the same, and a quarter of the rows still dwarfs it if held.
+ * 100,000 open projects on SQLite (the export streams them in ≈ 4 s). On PostgreSQL 25,000 (≈ 3 s): there
+ * the 100,000 took 25–26 s to stream and 44 s for the whole file on a busy 2-core machine, too long for
+ * every CI run; the memory bound is the same.
  */
 const BULK = testDatabaseEngine() === 'postgres' ? 25_000 : 100_000;
 /** How much the live heap (and the buffers outside it) may grow while the 100,000 rows stream through. */
