@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import {
   createProjectViaApi,
@@ -30,6 +31,8 @@ test("Export CSV on the dashboard downloads the list's projects, with its filter
   await expect(projectCardsNamed(page, tag)).toHaveCount(2);
 
   const exports = page.getByRole('group', { name: 'Export the dashboard' });
+  await expect(exports).toBeVisible();
+  await expectNoAxeViolations(page);
   const csv = exports.getByRole('link', { name: 'Export the dashboard as CSV' });
   await expect(csv).toHaveAttribute('href', new RegExp(`assignedTo=${user.uid}`));
   // By keyboard: the link takes the focus, and Enter downloads.
