@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { messages, PROJECT_CATEGORIES, SearchTextSchema } from '../../common';
+import { SearchTextSchema } from '../../common';
 import { EXPORT_FORMATS, EXPORT_PATHS, exportMessages, type ExportFormat } from '../../common/exports';
 import { parseInput } from '../core/validate';
 import type { Viewer } from '../core/viewer';
 import type { ViewerResolver } from '../http/viewer-resolver';
+import { dashboardFilterFields, dashboardOrderOf } from '../projects/projects-routes';
 import { localeOfRequest } from './export-writers';
 import type { ExportSource, ExportsService } from './exports-service';
 
@@ -13,10 +14,7 @@ const FormatSchema = z.enum(EXPORT_FORMATS, { error: exportMessages.formatInvali
 /** The dashboard's list query (GET /api/projects's filters and sort), without paging: every project. */
 export const DashboardExportQuerySchema = z.object({
   format: FormatSchema,
-  category: z.enum(PROJECT_CATEGORIES).optional(),
-  assignedTo: z.string().min(1).max(64).optional(),
-  /** `newest` (the default) or `dueDate` (soonest first). */
-  sort: z.enum(['newest', 'dueDate'], { error: messages.projectsSortInvalid }).default('newest'),
+  ...dashboardFilterFields,
 });
 
 export const CompletedExportQuerySchema = z.object({ format: FormatSchema });
@@ -65,10 +63,7 @@ export function registerExportsRoutes(
       query: {
         category: query.category,
         assignedTo: query.assignedTo,
-        orderBy:
-          query.sort === 'dueDate'
-            ? { column: 'due_date', direction: 'asc' }
-            : { column: 'created_at', direction: 'desc' },
+        orderBy: dashboardOrderOf(query.sort),
       },
     };
     return send(viewer, request, reply, source, query.format);

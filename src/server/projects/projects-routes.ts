@@ -2,26 +2,38 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   CreateProjectSchema,
+  DASHBOARD_SORTS,
   LIVE_QUERY_LIMIT_MAX,
   messages,
   PROJECT_CATEGORIES,
   UpdateProjectSchema,
   type CompletedProject,
   type CompletedProjectPage,
+  type DashboardSort,
   type Project,
 } from '../../common';
 import { calendarMessages, calendarRangeProblem } from '../../common/calendar';
 import type { ViewerResolver } from '../http/viewer-resolver';
 import { parseInput } from '../core/validate';
 import { perUserRateLimit } from '../http/write-rate-limit';
+import type { ProjectQuery } from './projects-repository';
 import type { ProjectsService } from './projects-service';
+
+/** The dashboard's filters and order, as its list and its export read them. */
+export const dashboardFilterFields = {
+  category: z.enum(PROJECT_CATEGORIES).optional(),
+  assignedTo: z.string().min(1).max(64).optional(),
+  /** `newest` (the default) or `dueDate` (soonest first). */
+  sort: z.enum(DASHBOARD_SORTS, { error: messages.projectsSortInvalid }).default('newest'),
+};
+
+/** The repository's order for a dashboard sort. */
+export const dashboardOrderOf = (sort: DashboardSort): ProjectQuery['orderBy'] =>
+  sort === 'dueDate' ? { column: 'due_date', direction: 'asc' } : { column: 'created_at', direction: 'desc' };
 
 export const ListQuerySchema = z
   .object({
-    category: z.enum(PROJECT_CATEGORIES).optional(),
-    assignedTo: z.string().min(1).max(64).optional(),
-    /** `newest` (the default) or `dueDate` (soonest first). */
-    sort: z.enum(['newest', 'dueDate'], { error: messages.projectsSortInvalid }).default('newest'),
+    ...dashboardFilterFields,
     /** The previous page's `nextCursor`. */
     after: z.string().min(1).max(256).optional(),
     limit: z.coerce.number().int().min(1).max(LIVE_QUERY_LIMIT_MAX).default(50),
@@ -64,10 +76,7 @@ export function registerProjectsRoutes(
     const body = await projects.listJson(viewer, {
       category: query.category,
       assignedTo: query.assignedTo,
-      orderBy:
-        query.sort === 'dueDate'
-          ? { column: 'due_date', direction: 'asc' }
-          : { column: 'created_at', direction: 'desc' },
+      orderBy: dashboardOrderOf(query.sort),
       limit: query.limit,
       after: query.after,
       dueFrom: query.dueFrom,
