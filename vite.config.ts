@@ -76,7 +76,18 @@ export default defineConfig(({ command }) => ({
       treeshake: { manualPureFunctions: ['z'] },
       output: {
         // Only the forms validate: zod is one chunk that the screens with a form load, not the entry.
-        codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ }] },
+        // The parts a project list is drawn with (the dashboard's, and the calendar's and the completed
+        // list's that share them) are one chunk: one request and one compression context on the first visit,
+        // not one per shared component.
+        codeSplitting: {
+          groups: [
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+            {
+              name: 'list-parts',
+              test: /[\\/]src[\\/]web[\\/](components[\\/](filter-bar|due-status|avatar-list|export-links))\b/,
+            },
+          ],
+        },
       },
     },
   },

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LiveDoc, LiveTarget } from '../../common';
 import type { DojoError } from '../../sdk';
-import { subscribeLive } from '../lib/live-preload';
+import { dojo } from '../lib/dojo-client';
 
 export interface LiveQueryState<T> {
   /** The current result; null until the first snapshot has arrived (or after an error). */
@@ -24,9 +24,7 @@ const nothing = { docs: null, error: null } as const;
  * A live subscription (a query or one document) that follows the server for as long as the component is
  * mounted, and is closed on unmount. Pass `null` to subscribe to nothing (e.g. while an id is unknown).
  *
- * The target is compared by value, so callers may pass an object literal on every render. A subscription a
- * screen preloaded before it rendered (`preloadSubscription`) is taken over, so its snapshot is not asked
- * for twice.
+ * The target is compared by value, so callers may pass an object literal on every render.
  */
 export function useLiveQuery<T extends LiveDoc>(target: LiveTarget | null): LiveQueryState<T> {
   const key = target === null ? '' : JSON.stringify(target);
@@ -35,7 +33,7 @@ export function useLiveQuery<T extends LiveDoc>(target: LiveTarget | null): Live
   useEffect(() => {
     if (key === '') return undefined;
     const current = JSON.parse(key) as LiveTarget;
-    return subscribeLive<T>(current, {
+    return dojo.subscribe<T>(current, {
       next: (docs) => setReceived({ key, docs, error: null }),
       error: (error) => setReceived({ key, docs: null, error }),
     });

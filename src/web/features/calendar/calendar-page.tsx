@@ -18,14 +18,14 @@ import { PageTitle } from '../../components/page-title';
 import { useAnnouncer } from '../../hooks/use-announcer';
 import { useAuthContext } from '../../hooks/use-auth-context';
 import { useDocumentTitle } from '../../hooks/use-document-title';
-import { useLiveQuery } from '../../hooks/use-live-query';
 import { dojo } from '../../lib/dojo-client';
 import { FilterBar } from '../../components/filter-bar';
 import { rangeOfView, searchOfView, stepView, viewFromSearch, type CalendarView } from './calendar-view';
 import { DayCell, SHOWN_IN_MONTH, SHOWN_IN_WEEK } from './day-cell';
+import { useCalendarQuery } from './use-calendar-query';
 import './calendar.css';
 
-export { preloadCalendar } from './preload-calendar';
+export { preloadCalendar } from './use-calendar-query';
 
 /** A move sent and not yet seen live: the project shows on its new day until a newer version arrives. */
 interface PendingMove {
@@ -85,11 +85,9 @@ export function CalendarPage() {
   const view: CalendarView = askedDay === null ? addressView : { ...addressView, day: askedDay };
   const { from, to } = rangeOfView(view);
   const uid = user?.uid ?? '';
-  const { docs, error, isPending } = useLiveQuery<CalendarProject>(
-    uid ? calendarQuery(view.filter, uid, from, to) : null,
-  );
+  const { docs, error, isPending } = useCalendarQuery(uid ? calendarQuery(view.filter, uid, from, to) : null);
   const [showCompleted, setShowCompleted] = useState(readShowCompleted);
-  const completed = useLiveQuery<CalendarProject>(
+  const completed = useCalendarQuery(
     uid && showCompleted ? calendarQuery(view.filter, uid, from, to, { completed: true }) : null,
   );
   const [pending, setPending] = useState<ReadonlyMap<string, PendingMove>>(new Map());
