@@ -4,8 +4,10 @@
  * Runs every benchmark (each module under bench/ is one), each against servers in child processes on
  * 127.0.0.1 with their own temp DATA_DIR, and writes docs/benchmarks.md: the budget table, the machine,
  * the date, method notes and every figure with its per-run values. Raw results go to
- * .tmp/benchmarks.json (`--render` turns such a file into the report again). Benchmarks are scripts, not tests: nothing here asserts a time.
+ * .tmp/benchmarks.json (`--render` turns such a file into the report again), and a whole run's also to
+ * docs/benchmarks.json, which `--only X --merge docs/benchmarks.json` updates when X is measured again. Benchmarks are scripts, not tests: nothing here asserts a time.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,6 +60,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     tsx: { type: 'boolean', default: false },
     render: { type: 'string' },
+    merge: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -72,7 +75,9 @@ if (values.help) {
       '  --out      report path (default docs/benchmarks.md; --quick and --only default to .tmp/)\n' +
       '  --profile  write V8 CPU profiles of every server process into DIR\n' +
       '  --tsx      run servers from the TypeScript sources through tsx instead of a compiled bundle\n' +
-      '  --render   re-render the report from a results file (.tmp/benchmarks.json) without running anything',
+      '  --render   re-render the report from a results file (.tmp/benchmarks.json) without running anything\n' +
+      "  --merge    with --only: put these results into a whole run's results file (docs/benchmarks.json)\n" +
+      '             and write the whole report again, saying which benchmarks were measured again and when',
   );
   process.exit(0);
 }
@@ -98,8 +103,16 @@ if (unknown.length > 0) {
 }
 const selected = BENCHMARKS.filter((benchmark) => !only || only.includes(benchmark.id));
 const runs = values.runs ? Number(values.runs) : quick ? 1 : 3;
-// A partial or smoke run must not overwrite the real report unless asked to.
-const out = path.resolve(values.out ?? (quick || only ? '.tmp/benchmarks-partial.md' : 'docs/benchmarks.md'));
+if (values.merge && (!only || quick)) {
+  console.error('--merge takes the results of an --only run (not --quick) into a whole run');
+  process.exit(2);
+}
+// A partial or smoke run must not overwrite the real report unless asked to, or merged into a whole run.
+const out = path.resolve(
+  values.out ?? ((quick || only) && !values.merge ? '.tmp/benchmarks-partial.md' : 'docs/benchmarks.md'),
+);
+/** A whole run's raw results are kept beside its report, so that one benchmark can be measured again later. */
+const WHOLE_RESULTS = 'docs/benchmarks.json';
 
 const started = Date.now();
 const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-bench-'));
@@ -170,10 +183,31 @@ const input: ReportInput = {
   partial: only !== undefined,
   compiled: !values.tsx,
 };
+const report = values.merge ? await mergeIntoWholeRun(values.merge, input) : input;
 await mkdir(path.dirname(out), { recursive: true });
-await writeFile(out, renderReport(input));
+await writeFile(out, renderReport(report));
 await mkdir('.tmp', { recursive: true });
 await writeFile(path.resolve('.tmp/benchmarks.json'), JSON.stringify(input, null, 2));
+if (!quick && (!only || values.merge)) {
+  await writeFile(path.resolve(values.merge ?? WHOLE_RESULTS), `${JSON.stringify(report, null, 2)}\n`);
+}
 console.log(`\n${stamp()} wrote ${path.relative(process.cwd(), out)} (${totalSeconds.toFixed(0)} s in all)`);
 // Keep-alive agents and the like must not hold the process open.
 process.exit(results.some((result) => result.status === 'failed') ? 1 : 0);
+
+/**
+ * The whole run in `file` with this run's benchmarks in place of its own, and a note of when they were
+ * measured again (at which commit), so the report stays one document with every budget line.
+ */
+async function mergeIntoWholeRun(file: string, again: ReportInput): Promise<ReportInput> {
+  const whole = JSON.parse(await readFile(file, 'utf8')) as ReportInput & { date: string };
+  if (whole.partial || whole.quick) throw new Error(`${file} is not a whole run's results`);
+  const ids = again.results.map((result) => result.id);
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  return {
+    ...whole,
+    date: new Date(whole.date),
+    results: whole.results.map((result) => again.results.find((fresh) => fresh.id === result.id) ?? result),
+    remeasured: [...(whole.remeasured ?? []), { ids, date: again.date, commit }],
+  };
+}

@@ -341,6 +341,8 @@ export interface ReportInput {
   partial: boolean;
   /** Servers ran from the esbuild bundle (as `npm start`), not through tsx. */
   compiled: boolean;
+  /** Benchmarks measured again after the whole run (`--merge`), replacing that run's results. */
+  remeasured?: { ids: string[]; date: Date | string; commit: string }[];
 }
 
 export function renderReport(input: ReportInput): string {
@@ -413,6 +415,11 @@ export function renderReport(input: ReportInput): string {
       `at end ${input.loadAfter.map((value) => fmt(value, 2)).join(' / ')}. A load above the core count ` +
       'means other work shared the machine: regenerate on a quiet machine before comparing releases.',
     `- Runs per figure: ${input.runs} (each figure below is the median of its runs; the runs are listed).`,
+    ...(input.remeasured ?? []).map(
+      ({ ids, date, commit }) =>
+        `- Measured again on ${new Date(date).toISOString().replace('T', ' ').slice(0, 16)} UTC at ${commit}, ` +
+        `same machine, replacing the whole run's figures: ${ids.join(', ')}.`,
+    ),
     '',
   );
 
