@@ -48,10 +48,14 @@ export class WebhookOutbox implements EventOutbox {
 
   nobodyHears(events: readonly OutgoingEvent[]): boolean {
     const heard = this.heard;
-    if (!heard || Date.now() - heard.readAt >= this.deps.listenersCacheMs) {
+    const age = heard ? Date.now() - heard.readAt : Infinity;
+    if (!heard || age >= this.deps.listenersCacheMs) {
       this.refresh();
       return false;
     }
+    // Read again in the background past half the trusted time, so that a steady stream of writes keeps
+    // their one statement instead of one of them taking a transaction each time the knowledge runs out.
+    if (age >= this.deps.listenersCacheMs / 2) void this.refresh();
     return events.every((event) => !heard.events.has(event.type));
   }
 
