@@ -1,5 +1,6 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, newSignedInContext, test } from './support/fixtures';
+import { earlyUser } from './support/projects';
 import { allUsersHeading, onlineDot, userRow } from './support/ui';
 
 test.describe('accessibility (axe)', () => {
@@ -8,7 +9,7 @@ test.describe('accessibility (axe)', () => {
   test('the signed-in shell (navbar, sidebar, dashboard, All Users) has no axe violations', async ({
     browser,
   }) => {
-    const { context, page, user } = await newSignedInContext(browser);
+    const { context, page, user } = await newSignedInContext(browser, earlyUser('shell'));
     try {
       await page.goto('/');
       await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();

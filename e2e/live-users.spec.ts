@@ -1,12 +1,13 @@
 import type { WebSocketRoute } from '@playwright/test';
 import { pngFile } from './support/files';
-import { expect, newSignedInContext, newUser, test } from './support/fixtures';
+import { expect, newSignedInContext, signUpViaApi, test } from './support/fixtures';
+import { earlyUser } from './support/projects';
 import { allUsersHeading, fillSignupForm, greeting, navbar, onlineDot, userRow } from './support/ui';
 
 test('a signup in another browser appears live, online, in All Users and goes offline at logout', async ({
   browser,
 }) => {
-  const first = await newSignedInContext(browser, newUser('watcher'));
+  const first = await newSignedInContext(browser, earlyUser('watcher'));
   const secondContext = await browser.newContext();
   try {
     const watcher = first.page;
@@ -14,7 +15,7 @@ test('a signup in another browser appears live, online, in All Users and goes of
     await expect(allUsersHeading(watcher)).toBeVisible();
     await expect(onlineDot(userRow(watcher, first.user.displayName))).toBeVisible();
 
-    const newcomer = newUser('newcomer');
+    const newcomer = earlyUser('newcomer');
     await expect(watcher.getByText(newcomer.displayName, { exact: true })).toHaveCount(0);
 
     const second = await secondContext.newPage();
@@ -38,8 +39,8 @@ test('a signup in another browser appears live, online, in All Users and goes of
   }
 });
 
-test("'All Users' says 'Loading users...' until the live snapshot arrives", async ({ signedIn }) => {
-  const { page, user } = signedIn;
+test("'All Users' says 'Loading users...' until the live snapshot arrives", async ({ context, page }) => {
+  const user = await signUpViaApi(context.request, earlyUser('loader'));
   // Holds the real /live connection (nothing is mocked: once released, every frame goes to the server
   // and back unchanged) so the loading state is observable.
   let release!: () => void;

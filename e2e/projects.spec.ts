@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   expect,
@@ -30,6 +33,7 @@ import {
   uniqueProjectName,
   type DashboardFilter,
 } from './support/projects';
+import { startOwnServer } from './support/server-process';
 import { alertWith } from './support/ui';
 
 /** Marks the page's JavaScript realm; the mark survives anything but a reload or a full navigation. */
@@ -188,21 +192,27 @@ test.describe('create a project', () => {
 
   test("'Assign to' finds anyone on the team by part of the name, beyond the first page", async ({
     browser,
-    request,
   }) => {
-    // 52 signups are 52 scrypt hashes on the server: CPU the two workers' tests share, whatever the batching.
-    // 50 names that sort first fill the select's first page; the one we want sorts last.
-    const tag = newUser().displayName.split(' ')[1] ?? '';
-    const fillers = Array.from({ length: 50 }, (_, index) => ({
-      ...newUser(),
-      displayName: `A filler ${index} ${tag}`,
-    }));
-    const [wanted] = await Promise.all([
-      signUpViaApi(request, { ...newUser(), displayName: `zoë Ångström ${tag}` }),
-      signUpAllViaApi(request, fillers),
-    ]);
-    const { context, page } = await newSignedInContext(browser);
+    // A server of its own: fifty names that sort first would fill the users panel's first page on the
+    // shared server, so another test would look there for its own member in vain.
+    const tempDir = mkdtempSync(path.join(os.tmpdir(), 'dojo-e2e-assign-'));
+    const server = await startOwnServer(tempDir);
+    const context = await browser.newContext({ baseURL: server.url });
     try {
+      // 52 signups are 52 scrypt hashes on the server: CPU the two workers' tests share, whatever the batching.
+      // 50 names that sort first fill the select's first page; the one we want sorts last.
+      const tag = newUser().displayName.split(' ')[1] ?? '';
+      const fillers = Array.from({ length: 50 }, (_, index) => ({
+        ...newUser(),
+        displayName: `A filler ${index} ${tag}`,
+      }));
+      const [wanted] = await Promise.all([
+        signUpViaApi(context.request, { ...newUser(), displayName: `zoë Ångström ${tag}` }),
+        signUpAllViaApi(context.request, fillers),
+      ]);
+      // Each signup signs its browser in: the last one is the member who assigns.
+      await signUpViaApi(context.request, newUser('assigner'));
+      const page = await context.newPage();
       await page.goto('/create');
       await createForm.assignees(page).click();
       await expect(page.getByRole('option', { name: `A filler 0 ${tag}`, exact: true })).toBeVisible();
@@ -219,7 +229,9 @@ test.describe('create a project', () => {
       await createForm.assignees(page).pressSequentially(`nobody by this name ${tag}`);
       await expect(page.getByText('No options', { exact: true })).toBeVisible();
     } finally {
-      await context.close();
+      await closeAll(context);
+      await server.stop();
+      rmSync(tempDir, { recursive: true, force: true });
     }
   });
 });
