@@ -8,6 +8,7 @@ import {
   openDashboard,
   projectCardsNamed,
   uniqueProjectName,
+  uniqueWord,
 } from './support/projects';
 
 test("Export CSV on the dashboard downloads the list's projects, with its filter, formulas escaped", async ({
@@ -46,4 +47,46 @@ test("Export CSV on the dashboard downloads the list's projects, with its filter
   expect(rows.map((row) => row.Name)).toEqual([`'${formula.name}`, plain.name]);
   expect(rows[0]).toMatchObject({ Category: 'design', Assignees: user.displayName, Comments: '0' });
   expect(rows[1]!.Link).toMatch(new RegExp(`/projects/${plain.id}$`));
+});
+
+test('the search results export as CSV, reached from the box by Tab', async ({ signedIn }) => {
+  const { page, user } = signedIn;
+  const word = uniqueWord('Quokka');
+  const found = await Promise.all(
+    [1, 2].map((n) =>
+      createProjectViaApi(page.request, {
+        name: uniqueProjectName(`found ${n}`),
+        details: `About the ${word} enclosure.`,
+        assignedUserIds: [user.uid],
+      }),
+    ),
+  );
+  await createProjectViaApi(page.request, {
+    name: uniqueProjectName('not found'),
+    assignedUserIds: [user.uid],
+  });
+
+  await openDashboard(page);
+  const box = page.getByRole('combobox', { name: 'Search projects' });
+  await box.fill(word);
+  await expect(page.getByRole('listbox', { name: 'Projects found' }).getByRole('option')).toHaveCount(2);
+
+  // Tab leaves the box for the Export links, and the results stay open meanwhile.
+  const exports = page.getByRole('group', { name: 'Export the search results' });
+  await page.keyboard.press('Tab');
+  const csv = exports.getByRole('link', { name: 'Export the search results as CSV' });
+  await expect(csv).toBeFocused();
+  await expectNoAxeViolations(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(download.suggestedFilename()).toMatch(/^dojo-search-\d{4}-\d{2}-\d{2}\.csv$/);
+  const rows = parse(readFileSync(await download.path()), { bom: true, columns: true }) as Record<
+    string,
+    string
+  >[];
+  expect(rows.map((row) => row.Name).sort()).toEqual(found.map((project) => project.name).sort());
+
+  // Escape on a link closes the results and gives the focus back to the box.
+  await csv.press('Escape');
+  await expect(box).toBeFocused();
+  await expect(exports).toBeHidden();
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import {
@@ -7,10 +6,8 @@ import {
   dashboardHeading,
   projectPage,
   uniqueProjectName,
+  uniqueWord,
 } from './support/projects';
-
-/** A word no other test's projects or comments hold. */
-const uniqueWord = (label: string) => `${label}${randomBytes(4).toString('hex')}`;
 
 test('the navbar search finds a word from a comment, highlighted, and opens the project', async ({
   signedIn,

@@ -62,6 +62,9 @@ export interface NewProject {
   assignedUserIds: string[];
 }
 
+/** A word no other test's projects or comments hold (for search). */
+export const uniqueWord = (label: string): string => `${label}${randomBytes(4).toString('hex')}`;
+
 /** A project name no other test (or earlier run on the same server) uses. */
 export function uniqueProjectName(label = 'project'): string {
   return `${label} ${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;

@@ -92,7 +92,23 @@ export function SearchBox() {
             : ''));
 
   return (
-    <div className="search-box" role="search">
+    <div
+      className="search-box"
+      role="search"
+      // The popup stays open while the focus is inside the search (Tab goes from the box to its Export
+      // links); it closes when the focus leaves, and Escape on a link brings the focus back to the box.
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && event.target !== input.current) {
+          event.preventDefault();
+          // Focusing the box opens the popup: closing it comes after.
+          input.current?.focus();
+          setOpen(false);
+        }
+      }}
+    >
       <input
         ref={input}
         aria-label={appMessages.searchLabel}
@@ -114,7 +130,6 @@ export function SearchBox() {
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
       <div className="search-popup" hidden={!open || !text.trim()}>

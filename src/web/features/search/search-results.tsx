@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import { highlightRanges, mentionedUserIds, type SearchResult } from '../../../common';
+import { ExportLinks } from '../../components/export-links';
 import { readableText, useUserNames } from '../../components/mention-text';
 
 /** `text` with the query's words in <mark> (case and accents ignored, as the server matched them). */
@@ -28,7 +29,10 @@ const FIELD_LABELS = {
   attachment: 'in a file name',
 } as const;
 
-/** The listbox of the search combobox (search-box.tsx); loaded with the first search. */
+/**
+ * The listbox of the search combobox (search-box.tsx) and, below it, the Export links of every project the
+ * query finds (up to 50, best first, not only the ten shown); loaded with the first search.
+ */
 export default function SearchResults(props: {
   id: string;
   results: SearchResult[];
@@ -42,32 +46,37 @@ export default function SearchResults(props: {
   // A comment's mentions read as the members' current names, as on the project page.
   const nameOf = useUserNames(results.flatMap((result) => mentionedUserIds(result.snippet)));
   return (
-    <ul id={id} className="search-results" role="listbox" aria-label="Projects found" aria-busy={busy}>
-      {results.map((result, index) => (
-        <li
-          key={result.id}
-          id={optionId(index)}
-          className="search-result"
-          role="option"
-          aria-selected={index === active}
-          // Keeps the focus in the box, so the list stays open until the click opens the project.
-          onMouseDown={(event) => event.preventDefault()}
-          onClick={() => onOpen(index)}
-        >
-          <span className="search-result-name">
-            <Highlighted text={result.name} query={query} />
-          </span>
-          <span className="search-result-category">
-            {result.completed ? `${result.category} · Completed` : result.category}
-          </span>
-          {result.field !== 'name' && (
-            <span className="search-result-snippet">
-              <span className="search-result-field">{FIELD_LABELS[result.field]}: </span>
-              <Highlighted text={readableText(result.snippet, nameOf)} query={query} />
+    <>
+      <ul id={id} className="search-results" role="listbox" aria-label="Projects found" aria-busy={busy}>
+        {results.map((result, index) => (
+          <li
+            key={result.id}
+            id={optionId(index)}
+            className="search-result"
+            role="option"
+            aria-selected={index === active}
+            // Keeps the focus in the box, so the list stays open until the click opens the project.
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => onOpen(index)}
+          >
+            <span className="search-result-name">
+              <Highlighted text={result.name} query={query} />
             </span>
-          )}
-        </li>
-      ))}
-    </ul>
+            <span className="search-result-category">
+              {result.completed ? `${result.category} · Completed` : result.category}
+            </span>
+            {result.field !== 'name' && (
+              <span className="search-result-snippet">
+                <span className="search-result-field">{FIELD_LABELS[result.field]}: </span>
+                <Highlighted text={readableText(result.snippet, nameOf)} query={query} />
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="search-export">
+        <ExportLinks list="search" params={{ q: query }} what="the search results" />
+      </div>
+    </>
   );
 }
