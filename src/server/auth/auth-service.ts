@@ -16,11 +16,12 @@ import {
   findUserByEmailKey,
   insertUser,
   isDisplayNameTaken,
+  replacePasswordHashIfUnchanged,
   touchUserActivity,
 } from '../users/users-repository';
 import { ID_TOKEN_TTL_SECONDS, type IdTokens } from './id-tokens';
 import type { LoginFailureLimit } from './login-failures';
-import { getDecoyHash, hashPassword, verifyPassword } from './passwords';
+import { getDecoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { SessionCache } from './session-cache';
 import type { SignupGate } from './signup-gate';
 import type { PasswordSignInGate } from './password-sign-in-gate';
@@ -145,6 +146,12 @@ export class AuthService {
     const matches = await verifyPassword(input.password, user?.password_hash || (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
     await attempt.succeeded();
+    // An account imported from Firebase still has Firebase's hash: the password just proven gets ours
+    // (docs/decisions/080-moving-in-from-firebase.md).
+    if (needsRehash(user.password_hash)) {
+      const rehashed = await hashPassword(input.password);
+      await replacePasswordHashIfUnchanged(db, user.id, user.password_hash, rehashed, nowIso());
+    }
     // Said only to whoever knows the password: it reveals nothing to anyone else.
     if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
     await this.deps.passwordSignIns?.check(user.role);

@@ -177,6 +177,26 @@ export async function updatePasswordHash(
 }
 
 /**
+ * Replaces the password hash only if it is still `previous` (a login's re-hash must not undo a password
+ * changed or reset meanwhile); true when it did.
+ */
+export async function replacePasswordHashIfUnchanged(
+  db: Kysely<Database>,
+  id: string,
+  previous: string,
+  next: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: next, updated_at: now })
+    .where('id', '=', id)
+    .where('password_hash', '=', previous)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
  * What is left of a deleted account: its id (projects and comments point at it) under a placeholder name,
  * without email, password or photo, so the address can sign up again.
  */
