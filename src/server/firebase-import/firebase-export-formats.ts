@@ -108,7 +108,6 @@ const FirestoreProfileSchema = z.object({
   photoURL: z.string().optional(),
   online: z.boolean().optional(),
 });
-export type FirestoreProfile = z.infer<typeof FirestoreProfileSchema>;
 
 /** `{ "collection": name, "documents": [ { "id", "data" } ] }`, one file per collection. */
 const collectionFile = <Data extends z.ZodType>(name: string, data: Data) =>

@@ -56,12 +56,12 @@ export interface FirebaseImportInput {
 }
 
 /** Something left out, and why. */
-export interface Skipped {
+interface Skipped {
   what: string;
   reason: string;
 }
 
-export interface ImportTally {
+interface ImportTally {
   imported: number;
   skipped: Skipped[];
 }
