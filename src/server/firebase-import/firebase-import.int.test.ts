@@ -43,6 +43,7 @@ const ANA = {
 };
 const SSO_ONLY = { localId: 'GoogleOnlyUid000000000000b2', email: 'gus@firebase.example' };
 const TAKEN = { localId: 'TakenEmailUid00000000000c3' };
+const DISABLED = { localId: 'DisabledUid0000000000000g7', email: 'dora@firebase.example' };
 const PROJECT_ID = 'fsProjectDocId000001';
 const TAKEN_PROJECT_ID = 'fsProjectDocId000002';
 
@@ -212,6 +213,16 @@ function usersExport(anaHash: { passwordHash: string; salt: string }) {
         disabled: false,
       },
       {
+        // Disabled in Firebase: imported deactivated.
+        localId: DISABLED.localId,
+        email: DISABLED.email,
+        passwordHash: anaHash.passwordHash,
+        salt: anaHash.salt,
+        displayName: 'Dora',
+        createdAt: '1690000000000',
+        disabled: true,
+      },
+      {
         // The email of an account that exists here already.
         localId: TAKEN.localId,
         email: existing.email.toUpperCase(),
@@ -348,7 +359,7 @@ describe('npm run import:firebase', () => {
     expect(firstRun.stderr).toBe('');
     expect(firstRun.code).toBe(0);
     const out = firstRun.stdout;
-    expect(out).toContain('Users: 3 imported, 2 skipped');
+    expect(out).toContain('Users: 4 imported, 2 skipped');
     expect(out).toMatch(
       /skipped \S+ \(uid TakenEmailUid00000000000c3\): an account here already has this email/,
     );
@@ -358,11 +369,14 @@ describe('npm run import:firebase', () => {
     expect(out).toContain('Projects: 2 imported, 0 skipped');
     expect(out).toContain('Comments: 2 imported, 1 skipped');
     expect(out).toMatch(/skipped comment 3 of project fsProjectDocId000001 \('Launch the site'\): empty/);
-    expect(out).toContain('Thumbnails: 2 imported, 1 skipped');
+    expect(out).toContain('Thumbnails: 2 imported, 2 skipped');
     expect(out).toMatch(
       /gus@firebase\.example .*: its photoURL is not a download URL of http:\/\/127\.0\.0\.1:\d+; a generated picture instead/,
     );
     expect(out).toContain(`is named '${existing.user.displayName} (2)'`);
+    expect(out).toMatch(
+      /skipped dora@firebase\.example \(uid DisabledUid0000000000000g7\): no photoURL; a generated picture instead/,
+    );
     expect(out).toContain(
       'assignee uid NeverExportedUid00000000e5 is not among the imported accounts, left out',
     );
@@ -394,6 +408,16 @@ describe('npm run import:firebase', () => {
       await again.auth.whenReady();
       expect((await again.auth.logIn({ email, password })).uid).toBe(id);
     }
+
+    // Disabled in Firebase: the right password is told the account is deactivated.
+    const dora = newClient(target.url);
+    await dora.auth.whenReady();
+    await expect(dora.auth.logIn({ email: DISABLED.email, password: ANA.password })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(dora.auth.logIn({ email: DISABLED.email, password: 'not hers' })).rejects.toMatchObject({
+      code: 'wrong-credentials',
+    });
   });
 
   it('serves the projects with their creator, assignees and comments, and the pictures from the bucket', async () => {
