@@ -221,6 +221,7 @@ export class FirebaseImportService {
           `${label} has no password hash in the export: a password reset link gives them one`,
         );
       }
+      if (user.disabled) summary.notes.push(`${label} is imported deactivated: it was disabled in Firebase`);
       plannedByEmail.set(emailKey, user.localId);
       accountOf.set(user.localId, user.localId);
       users.push({
