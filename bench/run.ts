@@ -115,6 +115,8 @@ const out = path.resolve(
 const WHOLE_RESULTS = 'docs/benchmarks.json';
 
 const started = Date.now();
+// The code measured is the code at the start: a commit made while the run goes on must not be named.
+const commitAtStart = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'dojo-bench-'));
 const machineBefore = machineInfo();
 // Servers run as `npm start` runs them: compiled with esbuild, plain node (unless --tsx).
@@ -203,11 +205,10 @@ async function mergeIntoWholeRun(file: string, again: ReportInput): Promise<Repo
   const whole = JSON.parse(await readFile(file, 'utf8')) as ReportInput & { date: string };
   if (whole.partial || whole.quick) throw new Error(`${file} is not a whole run's results`);
   const ids = again.results.map((result) => result.id);
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   return {
     ...whole,
     date: new Date(whole.date),
     results: whole.results.map((result) => again.results.find((fresh) => fresh.id === result.id) ?? result),
-    remeasured: [...(whole.remeasured ?? []), { ids, date: again.date, commit }],
+    remeasured: [...(whole.remeasured ?? []), { ids, date: again.date, commit: commitAtStart }],
   };
 }

@@ -3,6 +3,15 @@
  * Written from CPU profiles (`npm run bench -- --only ID --profile DIR`) and focused experiments on this
  * machine (Nov 2026); re-check them when the code they name changes.
  */
+/**
+ * 2026-11-28: the machine ran far slower than on 2026-11-26, when every line was met. The same day and
+ * hour, a6869e1 (the code of that report) was measured beside the current code with the same benchmarks.
+ */
+const SAME_DAY =
+  'Measured again on 2026-11-28 beside a6869e1, the code of the 2026-11-26 report that met every line, ' +
+  'on the same machine within the hour: the machine ran far slower that day (the bare `node:http` ' +
+  'baseline 271–382 req/s against ≈ 520 on 2026-11-26). ';
+
 export const GAPS: Record<string, string> = {
   list:
     'The body comes from a cache of bytes (`createProjectListCache` in src/server/projects/project-caches.ts), so the server does little per request: ' +
@@ -26,6 +35,8 @@ export const GAPS: Record<string, string> = {
     'work took the cores. Remaining lever: own the sockets’ writes in a worker thread per core (the ' +
     'kernel write is the floor), so fan-out uses both cores when the box has no other work.',
   'fanout-postgres':
+    SAME_DAY +
+    'a6869e1: p99 60.1 ms; the current code 77.5 and 57.1 ms (SQLite 35.3 and 45.0, met): the machine. ' +
     'See the SQLite row for the same code measured on the 22nd and the 23rd. ' +
     'As on SQLite (per-socket `writev` is the floor, split over two instances), plus the PostgreSQL path ' +
     'before the fan-out: the create (transaction, then `NOTIFY`) and, on each instance, re-running the ' +
@@ -57,6 +68,24 @@ export const GAPS: Record<string, string> = {
     'this benchmark: under writes with no pause of a few ms the WAL cannot start over, and the app’s ' +
     'connection then checkpoints by itself at 10,000 WAL pages (≈ 40 MiB), one stall per ≈ 40 MiB written.',
   comments: 'Not analysed: met in every analysed run.',
+  'notifications-delivery':
+    SAME_DAY +
+    'Every unread count arrives in time (p99 119.7 ms against 167.3 for a6869e1 the same day); the ' +
+    'comment’s own answer is the p99 of a few dozen comments, so one slow comment decides it: a6869e1 ' +
+    'measured 62.3, 11.9 and 13.5 ms in its three runs, the current code 28.5, 25.2 and 12.0 ms (and 34.1, ' +
+    '26.2, 28.0 the day before). Since a6869e1 a comment also writes its webhook deliveries in its ' +
+    'transaction (one `insert … select` over the enabled endpoints, none here); whether that or the ' +
+    'machine moves the tail is not settled by runs this noisy: measure the comment’s p50 and p90 in ' +
+    'interleaved runs before changing code.',
+  'calendar-tti':
+    SAME_DAY +
+    'No older code to compare (the calendar is new), but the dashboard measured 1,002–1,181 ms the same ' +
+    'day against 389 ms on 2026-11-26, so the calendar’s 1,542–1,687 ms is about 500 ms above the ' +
+    'dashboard on the same machine. What the calendar does beyond the dashboard: its month query sends ' +
+    'all 1,000 projects in the slim shape (608 kB of JSON against the dashboard’s first 50 whole ' +
+    'projects) and the grid lays out 42 days of up to three projects with their avatars. Levers: users by ' +
+    'reference in the slim shape (each project repeats up to three assignees’ names and picture ' +
+    'addresses), and a profile of the visit before anything else: not yet taken.',
   scale:
     'Not analysed as a product problem: in a focused run on the same 100k data dir the first page took ' +
     'the same time as at 1k (open 1.7 vs 2.4 ms, subscribe → snapshot 2.8 vs 3.0 ms); the query is an ' +
@@ -75,6 +104,9 @@ export const GAPS: Record<string, string> = {
     'form load (login, signup, a project’s page, the create form). What is left is mostly React: /login, ' +
     'the heavier first visit now, is the one closest to the 100 kB budget.',
   'web-tti':
+    SAME_DAY +
+    'a6869e1: 1,352 and 1,050 ms; the current code 1,051, 1,002 and 1,181 ms (389 ms on 2026-11-26, every ' +
+    'browser step 2–3 × slower in the waterfall): the machine, not the code. ' +
     'See the waterfall in the web section. The screen’s chunk is now fetched while `/api/auth/session` is ' +
     'pending and the app renders once both are in (a `React.lazy` screen suspended, and React then held ' +
     'it back for up to 300 ms); the first page of projects is subscribed as soon as the user and the ' +
@@ -149,6 +181,8 @@ export const GAPS: Record<string, string> = {
     'matching projects (as comments already are), a seeder vocabulary closer to real text, and a ' +
     'per-word document-frequency cut-off so very common words filter instead of rank.',
   'search-postgres':
+    SAME_DAY +
+    'a6869e1: p99 85.9 ms (p50 23.0); the current code 70.8 ms (p50 16.4) the day before: the machine. ' +
     'See the SQLite row. PostgreSQL reads the newest 20,000 rows first and takes the GIN index only when ' +
     'they hold too few matches (one plan was slow for rare or for common words: p99 1.6 s before); what is ' +
     'left of the tail is `ts_rank` over common words. Same levers as on SQLite.',
@@ -159,6 +193,12 @@ export const GAPS: Record<string, string> = {
     'panel reads only active accounts: the `users_display_name` range read now also checks `status`, a ' +
     'column of the same row; an index on (status, display_name, id) would make it a pure range read.',
   'memory-idle':
+    SAME_DAY +
+    'a6869e1: 67 MiB (63.3 on 2026-11-26: the machine adds ≈ 4 MiB); the current code 69–70 MiB: ≈ 2–3 MiB ' +
+    'more than a6869e1 on the same day is the code added since (webhooks, attachments, exports, the ' +
+    'calendar feed: a bundle 1.84 → 1.97 MB, and timers an idle server now runs, such as the webhook ' +
+    'dispatcher looking for due deliveries every 5 s). To be found and removed: compare `--trace-opt` and a ' +
+    'heap snapshot of both idle servers. ' +
     'See “Where an idle server’s memory goes” below (docs/decisions/028-idle-footprint-and-fan-out.md, ' +
     '030-idle-footprint-cuts.md, 037-idle-readings.md, 039-no-driver-at-start.md): 123–130 MiB → 92–94 MiB on ' +
     '2026-11-25, then 83, 72.5 and 63.3 MiB on 2026-11-26. A miss here means something loads at start again: ' +
@@ -172,6 +212,8 @@ export const GAPS: Record<string, string> = {
     'megabytes glibc kept in the middle of its heaps: 109 MiB in the quiet run before, 86.8 MiB now. A ' +
     '`malloc_trim` through gdb after that finds nothing more to give back.',
   'list-uncached':
+    SAME_DAY +
+    'a6869e1: p50 14.64 ms; the current code 11.28 and 15.39 ms in two runs: the machine, not the code. ' +
     'Every read follows an answered create, so the list is read and serialised anew. Since ' +
     'docs/decisions/033-list-json-and-one-sync-per-write.md SQLite writes the page’s JSON itself in one ' +
     'statement (≈ 6 ms in process for 1,000 projects and ≈ 2,500 assignments, from the ordered index ' +
@@ -179,6 +221,8 @@ export const GAPS: Record<string, string> = {
     '≈ 5 ms of garbage collection per read that a CPU profile of the server showed before. What is left ' +
     'is the statement itself (two correlated subqueries per project) and writing 1.1 MB to the socket.',
   'fanout-tabs':
+    SAME_DAY +
+    'a6869e1: p99 335.5 ms (client CPU 187 ms per create); the current code 249.3 and 296.0 ms: the machine. ' +
     'One group holds all 10,000 tabs: the server builds the change’s whole WebSocket frame once and writes it ' +
     'to each socket’s stream in one write (docs/decisions/040-fan-out-writes-whole-frames.md: server CPU per ' +
     'create ≈ 110 ms against ≈ 150 ms through `ws.send`, alternated on one day). The client process receives ' +
@@ -187,6 +231,9 @@ export const GAPS: Record<string, string> = {
     'during one create. It moves with the machine: compare the client’s CPU per create between runs. Levers ' +
     'left: writing from worker threads that own their sockets, for a box whose second core is free',
   'create-postgres':
+    SAME_DAY +
+    'a6869e1: p99 25.41 ms (p50 9.53) in a run that shared the machine with a test run; the current code, ' +
+    'whose create no longer takes a transaction once a second for the webhooks, 14.08 ms (p50 5.51). ' +
     'With fsync on, every create waits for PostgreSQL’s WAL flush at its commit (the “disk sync” rows of ' +
     'the SQLite figure show what one costs on this disk). Since docs/decisions/033-list-json-and-one-sync-per-write.md ' +
     'and its addenda a create makes 2 commits and ≈ 1.04 WAL syncs (the rate-limit counter committed ' +
