@@ -73,6 +73,7 @@ test('the search results export as CSV, reached from the box by Tab', async ({ s
 
   // Tab leaves the box for the Export links, and the results stay open meanwhile.
   const exports = page.getByRole('group', { name: 'Export the search results' });
+  await expect(box).toBeFocused();
   await page.keyboard.press('Tab');
   const csv = exports.getByRole('link', { name: 'Export the search results as CSV' });
   await expect(csv).toBeFocused();

@@ -95,15 +95,17 @@ function runImport(args: string[]): Promise<CliRun> {
   });
 }
 
-/** Runs the importer with the target stopped, then starts it again on the same data. */
-async function importWhileStopped(args: string[]): Promise<CliRun> {
+/** Does `work` (importer runs) with the target stopped, then starts it again on the same data. */
+async function whileStopped<T>(work: () => Promise<T>): Promise<T> {
   await target.stop();
   try {
-    return await runImport(args);
+    return await work();
   } finally {
     target = await startTestServer({ dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
   }
 }
+
+const importWhileStopped = (args: string[]): Promise<CliRun> => whileStopped(() => runImport(args));
 
 async function withDatabase<T>(
   read: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>,
@@ -546,15 +548,22 @@ describe('npm run import:firebase', () => {
       },
     ];
     const before = await rowCounts();
-    for (const { args, message } of cases) {
-      const run = await importWhileStopped([...args, ...hashArgs, '--storage-origin', bucket.url]);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(message);
-    }
-    expect(await rowCounts()).toEqual(before);
-    // The same newcomer with good files is imported: the refusals were the files' fault.
-    const good = await importWhileStopped(['--users', goodUsers, ...hashArgs]);
+    // One stop of the server for every run: the refusals side by side (each reads its files whole before
+    // it writes anything), then the same newcomer with good files.
+    const { refused, afterRefusals, good } = await whileStopped(async () => {
+      const refused = await Promise.all(
+        cases.map(({ args }) => runImport([...args, ...hashArgs, '--storage-origin', bucket.url])),
+      );
+      const afterRefusals = await rowCounts();
+      return { refused, afterRefusals, good: await runImport(['--users', goodUsers, ...hashArgs]) };
+    });
+    cases.forEach(({ message }, index) => {
+      expect(refused[index]?.code).toBe(1);
+      expect(refused[index]?.stdout).toBe('');
+      expect(refused[index]?.stderr).toMatch(message);
+    });
+    expect(afterRefusals).toEqual(before);
+    // The newcomer was imported: the refusals were the files' fault.
     expect(good.stdout).toContain('Users: 1 imported, 0 skipped');
     expect((await rowCounts()).users).toBe(before.users + 1);
   });
