@@ -84,8 +84,12 @@ describe('a unit of work', () => {
         .forgetAfterCommit(() => events.push(`forgot, heard ${heardOf(declared.id).length}`));
       events.push('wrote');
     });
-    // Forgotten before anyone hears (on PostgreSQL its own NOTIFY arrives later still).
-    expect(events).toEqual(['wrote', 'forgot, heard 0']);
+    // Forgotten once, before the write answered. In process (SQLite) the change goes out after that; on
+    // PostgreSQL the NOTIFY leaves with the commit itself, so this instance may hear it first (every cache
+    // also forgets on the bus, so the order is not what keeps a read fresh).
+    if (database.postgresUrl)
+      expect(events).toMatchObject(['wrote', expect.stringMatching(/^forgot, heard [01]$/)]);
+    else expect(events).toEqual(['wrote', 'forgot, heard 0']);
     await pollUntil(
       () => heardOf(declared.id).length > 0,
       WAIT_MS,

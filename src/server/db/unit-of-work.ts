@@ -76,8 +76,9 @@ export class Write<Draft = never> {
   }
 
   /**
-   * Run on this instance right after the commit, before the changes go out, so its next request reads the
-   * write (other instances forget as the changes arrive).
+   * Run on this instance right after the commit, before the write answers, so its next request reads the
+   * write. In process (SQLite) the changes go out after it; on PostgreSQL the NOTIFY leaves with the commit,
+   * so this instance may hear it first: the caches also forget as changes arrive (as other instances do).
    */
   forgetAfterCommit(forget: () => void): this {
     this.forgets.push(forget);
