@@ -47,7 +47,16 @@ export default function SearchResults(props: {
   const nameOf = useUserNames(results.flatMap((result) => mentionedUserIds(result.snippet)));
   return (
     <>
-      <ul id={id} className="search-results" role="listbox" aria-label="Projects found" aria-busy={busy}>
+      {/* Not a tab stop even when it scrolls (Chromium makes a scrolling box focusable): the box keeps the
+          focus and the arrows move through the results, so Tab goes on to the Export links. */}
+      <ul
+        id={id}
+        className="search-results"
+        role="listbox"
+        aria-label="Projects found"
+        aria-busy={busy}
+        tabIndex={-1}
+      >
         {results.map((result, index) => (
           <li
             key={result.id}
