@@ -121,11 +121,17 @@ async function withAdminClient<T>(adminUrl: string, action: (client: pg.Client) 
   }
 }
 
-/** Creates an empty `dojo_test_<random>` database on the test cluster and returns its URL. */
-export async function createTestDatabaseUrl(): Promise<string> {
+/**
+ * Creates a `dojo_test_<random>` database on the test cluster and returns its URL: empty, or with
+ * `migrated` a copy of the run's migrated template (when the run made one), so the server's start finds
+ * nothing to migrate.
+ */
+export async function createTestDatabaseUrl({ migrated = false } = {}): Promise<string> {
   const adminUrl = postgresAdminUrl();
   const name = `${TEST_DATABASE_PREFIX}${randomBytes(8).toString('hex')}`;
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const template = migrated ? inject('postgresMigratedTemplate') : undefined;
+  const from = template ? ` TEMPLATE "${template}"` : '';
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -179,7 +185,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   let config: Config;
   try {
     if (engine === 'postgres' && databaseUrl === undefined) {
-      databaseUrl = await createTestDatabaseUrl();
+      databaseUrl = await createTestDatabaseUrl({ migrated: true });
       ownsDatabase = true;
     }
     if (ownBucket) await createTestBucket(ownBucket.swift, ownBucket.bucket);
