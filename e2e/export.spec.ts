@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import {
@@ -10,6 +11,16 @@ import {
   uniqueProjectName,
   uniqueWord,
 } from './support/projects';
+
+/**
+ * Presses Enter on the focused Export link and reads the CSV it downloads, one record per row keyed by the
+ * header; the file is named `<prefix>-<date>.csv`.
+ */
+async function csvRowsDownloadedByEnter(page: Page, prefix: string): Promise<Record<string, string>[]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^${prefix}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+  return parse(readFileSync(await download.path()), { bom: true, columns: true }) as Record<string, string>[];
+}
 
 test("Export CSV on the dashboard downloads the list's projects, with its filter, formulas escaped", async ({
   signedIn,
@@ -38,12 +49,7 @@ test("Export CSV on the dashboard downloads the list's projects, with its filter
   await expect(csv).toHaveAttribute('href', new RegExp(`assignedTo=${user.uid}`));
   // By keyboard: the link takes the focus, and Enter downloads.
   await csv.focus();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-  expect(download.suggestedFilename()).toMatch(/^dojo-dashboard-\d{4}-\d{2}-\d{2}\.csv$/);
-  const rows = parse(readFileSync(await download.path()), { bom: true, columns: true }) as Record<
-    string,
-    string
-  >[];
+  const rows = await csvRowsDownloadedByEnter(page, 'dojo-dashboard');
   expect(rows.map((row) => row.Name)).toEqual([`'${formula.name}`, plain.name]);
   expect(rows[0]).toMatchObject({ Category: 'design', Assignees: user.displayName, Comments: '0' });
   expect(rows[1]!.Link).toMatch(new RegExp(`/projects/${plain.id}$`));
@@ -81,12 +87,7 @@ test('the search results export as CSV, reached from the box by Tab', async ({ s
   const csv = exports.getByRole('link', { name: 'Export the search results as CSV' });
   await expect(csv).toBeFocused();
   await expectNoAxeViolations(page);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-  expect(download.suggestedFilename()).toMatch(/^dojo-search-\d{4}-\d{2}-\d{2}\.csv$/);
-  const rows = parse(readFileSync(await download.path()), { bom: true, columns: true }) as Record<
-    string,
-    string
-  >[];
+  const rows = await csvRowsDownloadedByEnter(page, 'dojo-search');
   expect(rows.map((row) => row.Name).sort()).toEqual(found.map((project) => project.name).sort());
 
   // Escape on a link closes the results and gives the focus back to the box.

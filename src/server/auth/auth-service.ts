@@ -146,15 +146,15 @@ export class AuthService {
     const matches = await verifyPassword(input.password, user?.password_hash || (await getDecoyHash()));
     if (!user || !matches) throw new AppError('wrong-credentials', messages.wrongCredentials);
     await attempt.succeeded();
-    // An account imported from Firebase still has Firebase's hash: the password just proven gets ours
-    // (docs/decisions/080-moving-in-from-firebase.md).
+    // Said only to whoever knows the password: it reveals nothing to anyone else.
+    if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
+    await this.deps.passwordSignIns?.check(user.role);
+    // An account imported from Firebase still has Firebase's hash: the password just proven gets ours, once
+    // the account may sign in with it (docs/decisions/080-moving-in-from-firebase.md).
     if (needsRehash(user.password_hash)) {
       const rehashed = await hashPassword(input.password);
       await replacePasswordHashIfUnchanged(db, user.id, user.password_hash, rehashed, nowIso());
     }
-    // Said only to whoever knows the password: it reveals nothing to anyone else.
-    if (user.status !== 'active') throw new AppError('forbidden', messages.accountDeactivated);
-    await this.deps.passwordSignIns?.check(user.role);
 
     return {
       uid: user.id,
