@@ -3,7 +3,12 @@
  * its date range, the live query of the projects due in it, and the day arithmetic the grid needs. No zod
  * here: the calendar screen imports this module by path, and the server validates with these functions.
  */
-import { isCalendarDay, type DashboardFilter, type ProjectCategory } from './projects';
+import {
+  dashboardFilterClauses,
+  isCalendarDay,
+  type DashboardFilter,
+  type ProjectCategory,
+} from './projects';
 import type { UserRef } from './project-schemas';
 
 /** The longest range the calendar reads at once: a month grid is at most six weeks. */
@@ -86,19 +91,13 @@ export function calendarQuery(
   to: string,
   { completed = false }: { completed?: boolean } = {},
 ) {
-  const filterClause =
-    filter === 'all'
-      ? []
-      : filter === 'mine'
-        ? [{ field: 'assignedUserIds', op: 'array-contains' as const, value: uid }]
-        : [{ field: 'category', op: '==' as const, value: filter }];
   return {
     kind: 'query' as const,
     collection: 'projects' as const,
     where: [
       { field: 'dueDate', op: '>=' as const, value: from },
       { field: 'dueDate', op: '<' as const, value: to },
-      ...filterClause,
+      ...dashboardFilterClauses(filter, uid),
       ...(completed ? [{ field: 'completed', op: '==' as const, value: true }] : []),
     ],
     orderBy: { field: 'dueDate', direction: 'asc' as const },

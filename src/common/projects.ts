@@ -50,6 +50,15 @@ export const sortField = (sort: DashboardSort): 'createdAt' | 'dueDate' => SORT_
 /** A keyset bound of a project list: the sort field's value and the id of one project. */
 export type ProjectKey = [value: string, id: string];
 
+/** The query clauses of a dashboard filter for the member `uid`: every view that offers the filters uses it. */
+export function dashboardFilterClauses(filter: DashboardFilter, uid: string) {
+  return filter === 'all'
+    ? []
+    : filter === 'mine'
+      ? [{ field: 'assignedUserIds', op: 'array-contains' as const, value: uid }]
+      : [{ field: 'category', op: '==' as const, value: filter }];
+}
+
 /**
  * The live query behind each dashboard filter: filtering runs on the server (docs/product-spec.md#flaw-15).
  * `bounds` picks a slice of the list by keyset (docs/decisions/021-project-paging.md).
@@ -61,16 +70,10 @@ export function dashboardQuery(
   sort: DashboardSort = 'newest',
   bounds: { startAfter?: ProjectKey | undefined; endAt?: ProjectKey | undefined } = {},
 ) {
-  const where =
-    filter === 'all'
-      ? []
-      : filter === 'mine'
-        ? [{ field: 'assignedUserIds', op: 'array-contains' as const, value: uid }]
-        : [{ field: 'category', op: '==' as const, value: filter }];
   return {
     kind: 'query' as const,
     collection: 'projects' as const,
-    where,
+    where: dashboardFilterClauses(filter, uid),
     orderBy: SORT_ORDER[sort],
     limit,
     ...(bounds.startAfter ? { startAfter: bounds.startAfter } : {}),
