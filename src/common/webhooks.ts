@@ -23,6 +23,11 @@ const WEBHOOK_SECRET_MIN_LENGTH = 16;
 const WEBHOOK_SECRET_MAX_LENGTH = 200;
 /** Endpoints one install may have: each one is a queue every write may add to. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
+/**
+ * Finished deliveries (delivered or failed) kept per endpoint, newest first: what the admin page lists. Older
+ * ones are removed as the queue is sent, so a busy endpoint's history does not grow without end.
+ */
+export const WEBHOOK_DELIVERIES_KEPT = 50;
 /** The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Dojo-Signature';
 

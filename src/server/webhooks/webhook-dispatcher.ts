@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { WEBHOOK_SIGNATURE_HEADER } from '../../common/webhooks';
+import { WEBHOOK_DELIVERIES_KEPT, WEBHOOK_SIGNATURE_HEADER } from '../../common/webhooks';
 import type { Logger } from '../core/logger';
 import { outboundRequest, type OutboundResponse } from '../core/outbound-http';
 import type { Database } from '../db/schema';
@@ -10,6 +10,7 @@ import {
   findEndpoint,
   findEndpointsWithDueDeliveries,
   headOfQueue,
+  pruneFinishedDeliveries,
   recordAttempt,
   releaseClaim,
   renewClaim,
@@ -124,6 +125,8 @@ export class WebhookDispatcher {
         if (!(await this.send(endpoint, head))) return;
       }
     } finally {
+      // Under the claim, so two instances never prune one history at once.
+      await pruneFinishedDeliveries(db, endpointId, WEBHOOK_DELIVERIES_KEPT);
       await releaseClaim(db, endpointId, instanceId);
     }
   }

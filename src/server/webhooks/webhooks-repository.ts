@@ -237,6 +237,33 @@ export async function recordAttempt(
   await db.updateTable('webhook_deliveries').set(attempt).where('id', '=', deliveryId).execute();
 }
 
+/**
+ * Removes an endpoint's finished deliveries (delivered or failed) older than its `keep` newest finished
+ * ones; pending deliveries always stay.
+ */
+export async function pruneFinishedDeliveries(
+  db: Kysely<Database>,
+  endpointId: string,
+  keep: number,
+): Promise<void> {
+  const finished = ['delivered', 'failed'] as const;
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('endpoint_id', '=', endpointId)
+    .where('status', 'in', finished)
+    .where('seq', '<', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('seq')
+        .where('endpoint_id', '=', endpointId)
+        .where('status', 'in', finished)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .offset(keep - 1),
+    )
+    .execute();
+}
+
 /** After a 2xx: the endpoint's failures in a row start again at zero. */
 export async function resetFailures(db: Kysely<Database>, id: string): Promise<void> {
   await db

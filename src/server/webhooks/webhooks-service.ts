@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import {
+  WEBHOOK_DELIVERIES_KEPT,
   WEBHOOK_ENDPOINTS_MAX,
   WEBHOOK_EVENTS,
   webhookMessages,
@@ -34,8 +35,6 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
 } from './webhooks-repository';
-
-const RECENT_DELIVERIES = 50;
 
 /** Admins manage the install's webhook endpoints and see their deliveries (docs/decisions/077-…). */
 export class WebhooksService {
@@ -117,7 +116,7 @@ export class WebhooksService {
   async deliveries(viewer: Viewer, id: string): Promise<WebhookDelivery[]> {
     requireAdmin(viewer);
     await this.endpoint(id);
-    return (await listDeliveries(this.deps.db, id, RECENT_DELIVERIES)).map(presentDelivery);
+    return (await listDeliveries(this.deps.db, id, WEBHOOK_DELIVERIES_KEPT)).map(presentDelivery);
   }
 
   /** Sends a delivery's body again, at the end of its endpoint's queue. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS, webhookMessages } from '../../common/webhooks';
+import { WEBHOOK_DELIVERIES_KEPT, WEBHOOK_EVENTS, webhookMessages } from '../../common/webhooks';
 import { createProjectAs, errorOf, signUpClient } from '../../../test/support/clients';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
+import { openServerDatabase } from '../../../test/support/test-database';
 import { startTestServer } from '../../../test/support/test-server';
 import { useTestTeam } from '../../../test/support/test-team';
 import { signatureIsValid, WebhookReceiver, webhooksOf } from '../../../test/support/webhook-receiver';
@@ -110,6 +111,45 @@ describe('outgoing webhooks', () => {
     );
     expect(deliveries[0]).toMatchObject({ responseStatus: 200, responseExcerpt: 'ok thanks' });
     expect(deliveries[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps the newest finished deliveries of an endpoint and removes the older ones as it sends', async () => {
+    const { path, endpoint } = await addEndpoint(['comment.added']);
+    const project = await createProjectAs(team.bob, {});
+    const total = WEBHOOK_DELIVERIES_KEPT + 10;
+    for (let start = 0; start < total; start += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          team.bob.client.projects.addComment(project.id, { content: `Comment ${start + index}` }),
+        ),
+      );
+    }
+    await waitForAccepted(path, total);
+    const database = await openServerDatabase(team.server);
+    const rowsOfEndpoint = async () =>
+      (
+        await database.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('endpoint_id', '=', endpoint.id)
+          .executeTakeFirstOrThrow()
+      ).count;
+    try {
+      await pollUntil(
+        async () => Number(await rowsOfEndpoint()) === WEBHOOK_DELIVERIES_KEPT,
+        WAIT_MS,
+        () => `the endpoint kept more than ${WEBHOOK_DELIVERIES_KEPT} finished deliveries`,
+      );
+    } finally {
+      await database.close();
+    }
+    const kept = await webhooksOf(team.ada).deliveries(endpoint.id);
+    expect(kept).toHaveLength(WEBHOOK_DELIVERIES_KEPT);
+    // The newest ones are kept: the last accepted comment is among them, the first accepted is gone.
+    const accepted = receiver.accepted(path).map((entry) => String(entry.headers['dojo-delivery']));
+    const keptIds = kept.map((delivery) => delivery.id);
+    expect(keptIds).toContain(accepted.at(-1));
+    expect(keptIds).not.toContain(accepted[0]);
   });
 
   it('sends only the events an endpoint chose', async () => {
