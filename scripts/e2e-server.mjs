@@ -49,6 +49,7 @@ try {
     projectCreatesPerMinute: E2E_WRITES_PER_MINUTE,
     commentsPerMinute: E2E_WRITES_PER_MINUTE,
     uploadsPerMinute: E2E_WRITES_PER_MINUTE,
+    exportsPerMinute: E2E_WRITES_PER_MINUTE,
     maxConnectionsPerAddress: E2E_MAX_CONNECTIONS_PER_ADDRESS,
   };
   app = await createApp(config);

@@ -51,6 +51,8 @@ export const COMMENTS_PAGE_MAX = 100;
 export const PROJECT_CREATES_PER_MINUTE = 30;
 export const COMMENTS_PER_MINUTE = 60;
 export const UPLOADS_PER_MINUTE = 60;
+/** Spreadsheet exports each user may start per minute, per list: each one reads the whole list. */
+export const EXPORTS_PER_MINUTE = 10;
 /**
  * Every other write a signed-in user makes (edits, completes, deletes, profile, sign-outs, admin changes…):
  * each route its own budget per user per minute (docs/decisions/045-every-write-limited-per-user.md).

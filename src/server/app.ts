@@ -468,7 +468,12 @@ function registerApiRoutes(
     writesPerMinute: config.uploadsPerMinute,
   });
   registerSearchRoutes(server, { search: services.search, viewers });
-  registerExportsRoutes(server, { exports: services.exports, viewers, publicUrl: config.publicUrl });
+  registerExportsRoutes(server, {
+    exports: services.exports,
+    viewers,
+    publicUrl: config.publicUrl,
+    exportsPerMinute: config.exportsPerMinute,
+  });
   registerNotificationsRoutes(server, { notifications: services.notifications, viewers });
   registerStorageRoutes(server, { storage, resumableUploads, viewers, appCheck, config });
   registerLiveHttpRoute(server, viewers);

@@ -202,6 +202,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       projectCreatesPerMinute: TEST_WRITES_PER_MINUTE,
       commentsPerMinute: TEST_WRITES_PER_MINUTE,
       uploadsPerMinute: TEST_WRITES_PER_MINUTE,
+      exportsPerMinute: TEST_WRITES_PER_MINUTE,
       maxConnectionsPerAddress: TEST_MAX_CONNECTIONS_PER_ADDRESS,
       ...(ownBucket ? { blobStorage: s3StorageConfig(ownBucket.swift, ownBucket.bucket) } : {}),
       ...options.configOverrides,

@@ -17,6 +17,7 @@ import {
   PROJECT_CREATES_PER_MINUTE,
   STORAGE_UPLOAD_SESSION_TTL_MAX_MS,
   UPLOADS_PER_MINUTE,
+  EXPORTS_PER_MINUTE,
   WRITES_PER_MINUTE,
   SIGNUP_POLICY_MODES,
   SignupPolicySchema,
@@ -152,6 +153,7 @@ export const EnvSchema = z.object({
   PROJECT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(PROJECT_CREATES_PER_MINUTE),
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(COMMENTS_PER_MINUTE),
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(UPLOADS_PER_MINUTE),
+  EXPORTS_PER_MINUTE: z.coerce.number().int().min(1).default(EXPORTS_PER_MINUTE),
   WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(WRITES_PER_MINUTE),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_ADDRESS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -211,6 +213,8 @@ export const ENV_DESCRIPTIONS: Record<keyof typeof EnvSchema.shape, string> = {
     'projects each user may create per minute (shared by every instance on PostgreSQL)',
   COMMENTS_PER_MINUTE: 'comments each user may add per minute (shared by every instance on PostgreSQL)',
   UPLOADS_PER_MINUTE: 'uploads each user may start per minute (shared by every instance on PostgreSQL)',
+  EXPORTS_PER_MINUTE:
+    'spreadsheet exports each user may start per minute, per list (shared by every instance on PostgreSQL)',
   WRITES_PER_MINUTE:
     'every other write (edit, complete, delete, profile, sign-out, admin change…) each user may make per minute, per route (shared by every instance on PostgreSQL)',
   MAX_CONNECTIONS_PER_ADDRESS:
@@ -296,6 +300,8 @@ export interface Config {
   projectCreatesPerMinute: number;
   commentsPerMinute: number;
   uploadsPerMinute: number;
+  /** Exports each user may start per minute, each list its own budget. */
+  exportsPerMinute: number;
   /** Every other state-changing route, each its own budget (docs/decisions/045-every-write-limited-per-user.md). */
   writesPerMinute: number;
   /** Open TCP connections allowed per peer address (the proxy's address behind a proxy). */
@@ -457,6 +463,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projectCreatesPerMinute: values.PROJECT_CREATES_PER_MINUTE,
     commentsPerMinute: values.COMMENTS_PER_MINUTE,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
+    exportsPerMinute: values.EXPORTS_PER_MINUTE,
     writesPerMinute: values.WRITES_PER_MINUTE,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
     initialSignupPolicy: initialSignupPolicy.data,

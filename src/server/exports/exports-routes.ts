@@ -5,6 +5,7 @@ import { EXPORT_FORMATS, EXPORT_PATHS, exportMessages, type ExportFormat } from 
 import { parseInput } from '../core/validate';
 import type { Viewer } from '../core/viewer';
 import type { ViewerResolver } from '../http/viewer-resolver';
+import { perUserRateLimit } from '../http/write-rate-limit';
 import { dashboardFilterFields, dashboardOrderOf } from '../projects/projects-routes';
 import { localeOfRequest } from './export-writers';
 import type { ExportSource, ExportsService } from './exports-service';
@@ -28,13 +29,20 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 /**
  * The three exports, each beside its list and with its list's query: authenticate, parse, then stream
- * what the service makes as an attachment. The links point at PUBLIC_URL, or at the request's origin.
+ * what the service makes as an attachment. Each is limited per user (EXPORTS_PER_MINUTE). The links point at PUBLIC_URL, or at the request's origin.
  */
 export function registerExportsRoutes(
   app: FastifyInstance,
-  deps: { exports: ExportsService; viewers: ViewerResolver; publicUrl: string | undefined },
+  deps: {
+    exports: ExportsService;
+    viewers: ViewerResolver;
+    publicUrl: string | undefined;
+    exportsPerMinute: number;
+  },
 ): void {
   const { exports, viewers, publicUrl } = deps;
+  // A read, but one that reads a whole list: each list its own budget per user, as writes have.
+  const exportLimit = { config: { rateLimit: perUserRateLimit(viewers, deps.exportsPerMinute) } };
   const originOf = (request: FastifyRequest): string => publicUrl ?? `${request.protocol}://${request.host}`;
 
   async function send(
@@ -55,7 +63,7 @@ export function registerExportsRoutes(
       .send(stream);
   }
 
-  app.get(EXPORT_PATHS.dashboard, async (request, reply) => {
+  app.get(EXPORT_PATHS.dashboard, exportLimit, async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const query = parseInput(DashboardExportQuerySchema, request.query);
     const source: ExportSource = {
@@ -69,13 +77,13 @@ export function registerExportsRoutes(
     return send(viewer, request, reply, source, query.format);
   });
 
-  app.get(EXPORT_PATHS.completed, async (request, reply) => {
+  app.get(EXPORT_PATHS.completed, exportLimit, async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const query = parseInput(CompletedExportQuerySchema, request.query);
     return send(viewer, request, reply, { list: 'completed' }, query.format);
   });
 
-  app.get(EXPORT_PATHS.search, async (request, reply) => {
+  app.get(EXPORT_PATHS.search, exportLimit, async (request, reply) => {
     const viewer = await viewers.requireViewer(request);
     const query = parseInput(SearchExportQuerySchema, request.query);
     return send(viewer, request, reply, { list: 'search', q: query.q }, query.format);

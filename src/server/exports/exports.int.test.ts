@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../common';
 import { exportMessages, exportUrl } from '../../common/exports';
 import { insertProjectsInBulk } from '../../../test/support/bulk-projects';
 import { createProjectAs, signUpClient, type SignedInClient } from '../../../test/support/clients';
@@ -262,5 +263,28 @@ describe("the lists' exports", () => {
     expect((await get('/api/projects/export?category=nope', bob)).status).toBe(400);
     expect((await get('/api/search/export?format=csv', bob)).status).toBe(400);
     expect((await get('/api/search/export?q=%20%20', bob)).status).toBe(400);
+  });
+});
+
+describe('the export limit', () => {
+  it('lets each member start EXPORTS_PER_MINUTE exports of a list a minute, then answers 429 with Retry-After', async () => {
+    const limited = await startTestServer({ configOverrides: { exportsPerMinute: 2 } });
+    const dana = await signUpClient(limited.url, 'Dana');
+    const erin = await signUpClient(limited.url, 'Erin');
+    const exportOf = (member: SignedInClient, list: 'dashboard' | 'completed') =>
+      fetch(`${limited.url}${exportUrl(list, 'json')}`, { headers: { cookie: cookieOf(member) } });
+    try {
+      for (let n = 0; n < 2; n += 1) expect((await exportOf(dana, 'dashboard')).status).toBe(200);
+      const refused = await exportOf(dana, 'dashboard');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ error: { message: messages.tooManyWrites } });
+      // Another list has its own budget, and another member their own.
+      expect((await exportOf(dana, 'completed')).status).toBe(200);
+      expect((await exportOf(erin, 'dashboard')).status).toBe(200);
+    } finally {
+      for (const member of [dana, erin]) member.client.close();
+      await limited.stop();
+    }
   });
 });
