@@ -381,6 +381,21 @@ const ROUTES: Record<string, Row> = {
         `/api/admin/webhooks/${world.webhookId}/deliveries/${world.webhookDeliveryId}/resend`,
       ),
   },
+  // A board with no cards: the import's job ends at once, and writes nothing.
+  'POST /api/admin/imports/trello/preview': {
+    policy: adminOnly(200),
+    request: () =>
+      jsonRequest('POST', '/api/admin/imports/trello/preview', { board: { name: 'Matrix', cards: [] } }),
+  },
+  'POST /api/admin/imports/trello': {
+    policy: adminOnly(202),
+    request: () => jsonRequest('POST', '/api/admin/imports/trello', { board: { name: 'Matrix', cards: [] } }),
+  },
+  // No such import: an admin reaches the lookup (404), anyone else is refused before it.
+  'GET /api/admin/imports/:id': {
+    policy: adminOnly(404),
+    request: () => jsonRequest('GET', '/api/admin/imports/no-such-import'),
+  },
   'GET /api/account/api-tokens': {
     policy: signedIn(200),
     request: () => jsonRequest('GET', '/api/account/api-tokens'),
