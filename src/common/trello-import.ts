@@ -122,7 +122,7 @@ export const TrelloImportPreviewSchema = z.object({
 });
 export type TrelloImportPreview = z.infer<typeof TrelloImportPreviewSchema>;
 
-export const IMPORT_JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+const IMPORT_JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
 
 const ImportJobSchema = z.object({

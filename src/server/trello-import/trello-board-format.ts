@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay } from '../../common/projects';
 import { TRELLO_CARDS_MAX, trelloImportMessages } from '../../common/trello-import';
 import { AppError } from '../core/app-error';
 
@@ -11,8 +12,12 @@ import { AppError } from '../core/app-error';
 
 /** Trello ids are 24 hex digits; anything id-like of reasonable length is taken (keys of imported rows). */
 const trelloId = () => z.string().min(1).max(64);
+/** A date and time whose UTC day is a calendar day here (years 1000 to 9999, as `isCalendarDay` takes). */
 const isoDate = () =>
-  z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not an ISO 8601 date and time');
+  z.string().refine((value) => {
+    const time = Date.parse(value);
+    return !Number.isNaN(time) && isCalendarDay(new Date(time).toISOString().slice(0, 10));
+  }, 'not an ISO 8601 date and time');
 
 const CardSchema = z.object({
   id: trelloId(),
@@ -50,7 +55,7 @@ const MemberSchema = z.object({
   /** Only in some exports (the exporting admin's own, an enterprise's managed members). */
   email: z.string().nullish(),
 });
-export type TrelloMember = z.infer<typeof MemberSchema>;
+type TrelloMember = z.infer<typeof MemberSchema>;
 
 const ChecklistSchema = z.object({
   id: trelloId(),
@@ -66,7 +71,7 @@ const ChecklistSchema = z.object({
     )
     .default([]),
 });
-export type TrelloChecklist = z.infer<typeof ChecklistSchema>;
+type TrelloChecklist = z.infer<typeof ChecklistSchema>;
 
 /** Any action: only `commentCard` ones are read, and checked as `CommentActionSchema`. */
 const ActionSchema = z.looseObject({ id: trelloId(), type: z.string() });

@@ -97,6 +97,11 @@ describe('the Trello board export format', () => {
       'cards[0].due',
     ],
     [
+      'a due date past the year 9999',
+      { name: 'B', cards: [{ id: 'c1', name: 'Card', idList: 'l1', due: '+020000-01-01T00:00:00.000Z' }] },
+      'cards[0].due',
+    ],
+    [
       'a checklist item in an unknown state',
       {
         name: 'B',

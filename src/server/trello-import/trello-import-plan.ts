@@ -41,13 +41,13 @@ export interface ImportContext {
   now: Date;
 }
 
-export interface PlannedComment {
+interface PlannedComment {
   actionId: string;
   content: string;
   createdAt: string;
 }
 
-export interface PlannedProject {
+interface PlannedProject {
   name: string;
   details: string;
   dueDate: string;
@@ -330,10 +330,7 @@ function plannedProject(
  * The description, then each checklist as lines under its name (☑ done, ☐ not), then the attachments'
  * links, then the card's address on Trello. Never empty: a project's details are required.
  */
-export function cardDetails(
-  card: TrelloCard,
-  checklists: readonly TrelloBoard['checklists'][number][],
-): string {
+function cardDetails(card: TrelloCard, checklists: readonly TrelloBoard['checklists'][number][]): string {
   const parts: string[] = [];
   if (card.desc.trim()) parts.push(card.desc.trim());
   const order = new Map(card.idChecklists.map((id, index) => [id, index]));

@@ -13,7 +13,7 @@ async function inChunks<T>(values: readonly string[], read: (chunk: string[]) =>
   return rows;
 }
 
-export type ImportedKind = 'trello-card' | 'trello-comment';
+type ImportedKind = 'trello-card' | 'trello-comment';
 
 /** The active accounts that go by these (lower-cased) emails. */
 export async function activeAccountsByEmailKey(
@@ -76,7 +76,7 @@ export async function recordImported(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export interface ImportedProjectRow {
+interface ImportedProjectRow {
   id: string;
   name: string;
   details: string;

@@ -12,7 +12,7 @@ import { nowIso } from '../core/time';
 import type { Viewer } from '../core/viewer';
 import type { Database } from '../db/schema';
 import { requireAdmin } from '../team/admin-rules';
-import { parseTrelloBoard, type TrelloBoard } from './trello-board-format';
+import type { TrelloBoard } from './trello-board-format';
 import {
   choicesFor,
   planTrelloImport,
@@ -52,7 +52,7 @@ export class TrelloImportService {
 
   async preview(viewer: Viewer, request: TrelloImportRequest): Promise<TrelloImportPreview> {
     requireAdmin(viewer);
-    const board = parseTrelloBoard(request.board);
+    const board = await parseBoard(request.board);
     const now = new Date();
     const choices = choicesFor(board, request, now);
     const context = await importContext(this.deps.db, board, now);
@@ -61,7 +61,7 @@ export class TrelloImportService {
 
   async start(viewer: Viewer, request: TrelloImportRequest): Promise<ImportJob> {
     requireAdmin(viewer);
-    const board = parseTrelloBoard(request.board);
+    const board = await parseBoard(request.board);
     const choices = choicesFor(board, request, new Date());
     const payload: TrelloJobPayload = { board, choices, adminId: viewer.uid };
     const id = newId();
@@ -84,6 +84,12 @@ export class TrelloImportService {
     if (!row) throw notFound(trelloImportMessages.importNotFound);
     return presentJob(row);
   }
+}
+
+/** The board format's schemas are built at the first import, not at every server's start (idle memory). */
+async function parseBoard(input: unknown): Promise<TrelloBoard> {
+  const { parseTrelloBoard } = await import('./trello-board-format');
+  return parseTrelloBoard(input);
 }
 
 /** What is here that the plan depends on: the accounts members may match, what earlier runs imported. */
