@@ -5,12 +5,12 @@ import {
   TRELLO_IMPORT_PATHS,
   trelloImportMessages,
   type ImportJob,
-  type TrelloImportPreview,
   type TrelloImportRequest,
 } from '../../common/trello-import';
 import { errorOf, type SignedInClient } from '../../../test/support/clients';
 import { pollUntil, WAIT_MS } from '../../../test/support/poll';
 import { useTestTeam } from '../../../test/support/test-team';
+import { trelloImportsOf } from '../../../test/support/trello-imports';
 
 /**
  * Import from Trello against the real server (docs/decisions/081-trello-import.md): an admin previews a
@@ -36,13 +36,11 @@ function boardExport(): Record<string, unknown> {
 const call = <T>(member: SignedInClient, method: string, path: string, body?: unknown): Promise<T> =>
   member.client.transport.request<T>(method, path, body);
 
-const preview = async (member: SignedInClient, request: TrelloImportRequest) =>
-  (await call<{ preview: TrelloImportPreview }>(member, 'POST', TRELLO_IMPORT_PATHS.preview, request))
-    .preview;
-const startImport = async (member: SignedInClient, request: TrelloImportRequest) =>
-  (await call<{ import: ImportJob }>(member, 'POST', TRELLO_IMPORT_PATHS.start, request)).import;
-const importJob = async (member: SignedInClient, id: string) =>
-  (await call<{ import: ImportJob }>(member, 'GET', `/api/admin/imports/${encodeURIComponent(id)}`)).import;
+const preview = (member: SignedInClient, request: TrelloImportRequest) =>
+  trelloImportsOf(member).preview(request);
+const startImport = (member: SignedInClient, request: TrelloImportRequest) =>
+  trelloImportsOf(member).start(request);
+const importJob = (member: SignedInClient, id: string) => trelloImportsOf(member).job(id);
 
 /** Polls the job's status until it ends; its last state. */
 async function finished(id: string): Promise<ImportJob> {
