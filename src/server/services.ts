@@ -361,5 +361,5 @@ export async function createServices({
   };
 }
 
-/** How often an instance looks for an import nobody runs (one queued on it starts at once). */
+/** While an import is unfinished, how often an instance looks whether its holder's lease ran out (idle: never). */
 const TRELLO_IMPORT_POLL_MS = 5_000;

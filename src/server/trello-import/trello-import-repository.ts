@@ -214,6 +214,20 @@ export async function readImportJobPayload(
     .executeTakeFirst();
 }
 
+/**
+ * Whether any job is still to run or running, whoever holds it: while one is, the runner keeps a timer to
+ * take it over if its holder's lease runs out; with none, it stays idle until woken.
+ */
+export async function anyUnfinishedImportJob(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('import_jobs')
+    .select('id')
+    .where('status', 'in', ['queued', 'running'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Jobs still to run whose lease nobody holds, oldest first. */
 export async function findRunnableImportJobs(
   db: Kysely<Database>,

@@ -58,7 +58,13 @@ async function setUp() {
     running.push(made);
     return made;
   };
-  const service = new TrelloImportService({ db, wake: () => {} });
+  // As on a server: queuing a job wakes the runners (here every runner of the test is "this instance").
+  const service = new TrelloImportService({
+    db,
+    wake: () => {
+      for (const made of running) made.wake();
+    },
+  });
   const admin = { uid: ADMIN, role: 'admin' } as Viewer;
   const queue = async () => (await service.start(admin, { board: boardExport() })).id;
   return { db, runner, service, admin, queue, published };
@@ -132,19 +138,54 @@ describe('the import runner', () => {
     }
     // Held by the other instance: no runner may take it.
     expect(await findRunnableImportJobs(db, new Date().toISOString(), 5)).toEqual([]);
+    // This instance starts while the other holds it: its start-up pass finds the job unfinished and
+    // keeps a timer to look again.
+    const mine = runner('mine');
+    mine.start();
+    await pollUntil(
+      async () => mine.watching,
+      WAIT_MS,
+      () => 'no timer while a job is unfinished',
+    );
+    expect((await findImportJob(db, id))?.claimed_by).toBe('other');
 
-    // The other instance stalls: its lease runs out, and this one goes on from the third card.
+    // The other instance stalls: its lease runs out, and this one's timer goes on from the third card.
     await db
       .updateTable('import_jobs')
       .set({ claimed_until: new Date(now.getTime() - 1).toISOString() })
       .where('id', '=', id)
       .execute();
-    expect(await findRunnableImportJobs(db, new Date().toISOString(), 5)).toEqual([id]);
-    runner('mine').start();
     const job = await untilEnded(db, id);
     expect(job).toMatchObject({ status: 'completed', processed_items: 5, projects_created: 3 });
     const names = (await db.selectFrom('projects').select('name').execute()).map((row) => row.name).sort();
     expect(names).toEqual(['Fix the login bug', 'Pricing page experiment', 'Set up CI']);
+    // Nothing left to run: the timer is gone.
+    await pollUntil(
+      async () => !mine.busy && !mine.watching,
+      WAIT_MS,
+      () => 'a timer kept after every job ended',
+    );
+  });
+
+  it('does nothing on an idle server: no timer without a job, and a job queued here wakes it', async () => {
+    const { db, runner, queue } = await setUp();
+    const idle = runner('idle');
+    idle.start();
+    await pollUntil(
+      async () => !idle.busy,
+      WAIT_MS,
+      () => 'the start-up pass did not end',
+    );
+    expect(idle.watching).toBe(false);
+
+    const id = await queue();
+    const job = await untilEnded(db, id);
+    expect(job.status).toBe('completed');
+    await pollUntil(
+      async () => !idle.busy && !idle.watching,
+      WAIT_MS,
+      () => 'a timer kept after the job ended',
+    );
   });
 
   it('refuses to count a card for an instance that lost the lease, or out of turn', async () => {

@@ -6,6 +6,7 @@ import type { UnitOfWork } from '../db/unit-of-work';
 import { planTrelloImport, type PlannedCard } from './trello-import-plan';
 import {
   advanceImportJob,
+  anyUnfinishedImportJob,
   claimImportJob,
   findRunnableImportJobs,
   finishImportJob,
@@ -33,8 +34,14 @@ class LostClaim extends Error {}
  * takes an endpoint's queue), and each card is one transaction that also counts it on the job, fenced on
  * the lease and on the number of cards done before it. So a card is written once even when a stalled
  * instance's lease runs out and another goes on with the job from the card after the last one counted.
+ *
+ * An idle server does nothing here (idle CPU and memory are budgets): the runner looks for jobs when one
+ * is queued on this instance and once at start (a job left unfinished by a restart), and keeps a timer
+ * only while a job it has seen is unfinished, to take it over if its holder's lease runs out.
  */
 export class TrelloImportRunner {
+  private started = false;
+  /** Set only while an unfinished job exists (checked at the end of each pass). */
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -46,53 +53,80 @@ export class TrelloImportRunner {
       writes: UnitOfWork;
       instanceId: string;
       log: Logger;
-      /** How often every instance looks for a job nobody runs (one queued here wakes it at once). */
+      /** While a job is unfinished, how often to look whether its lease ran out (so another takes it over). */
       pollMs: number;
     },
   ) {}
 
+  /** One pass at start: a job queued before a restart (here or on a stopped instance) is picked up. */
   start(): void {
-    if (this.timer) return;
+    if (this.started) return;
+    this.started = true;
     this.stopping = false;
-    this.timer = setInterval(() => this.wake(), this.deps.pollMs);
-    this.timer.unref();
     this.wake();
   }
 
   /** Stops between two cards; a job it was running is let go for another instance (or the next start). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.started = false;
+    clearTimeout(this.timer);
     this.timer = undefined;
     this.again = false;
     this.stopping = true;
     await this.running;
   }
 
+  /** Whether a timer is set: only while an unfinished job exists (the tests check an idle runner has none). */
+  get watching(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Whether a pass is in progress. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs one pass now, or one more right after the pass in progress (a job was queued meanwhile). */
   wake(): void {
-    if (!this.timer) return;
+    if (!this.started) return;
     if (this.running) {
       this.again = true;
       return;
     }
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.running = this.pass()
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'import pass failed'))
-      .finally(() => {
+      .catch((error: unknown) => {
+        this.deps.log.error({ err: error }, 'import pass failed');
+        // Look again later rather than forget a job because of one failed read.
+        return true;
+      })
+      .then((unfinished) => {
         this.running = undefined;
-        if (this.again && this.timer) {
+        if (!this.started) return;
+        if (this.again) {
           this.again = false;
           this.wake();
+        } else if (unfinished) {
+          this.timer = setTimeout(() => {
+            this.timer = undefined;
+            this.wake();
+          }, this.deps.pollMs);
+          this.timer.unref();
         }
       });
   }
 
-  private async pass(): Promise<void> {
+  /** Runs the jobs nobody holds; true when a job is still unfinished after it (held elsewhere, or stopped). */
+  private async pass(): Promise<boolean> {
     const { db, instanceId } = this.deps;
     for (const id of await findRunnableImportJobs(db, new Date().toISOString(), JOBS_PER_PASS)) {
-      if (this.stopping) return;
+      if (this.stopping) return true;
       const now = new Date();
       if (!(await claimImportJob(db, id, instanceId, now.toISOString(), leaseFrom(now)))) continue;
       await this.run(id);
     }
+    return anyUnfinishedImportJob(db);
   }
 
   /** Runs a job this instance holds to its end, or until it stops or loses the lease. */
