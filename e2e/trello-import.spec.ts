@@ -77,10 +77,12 @@ test('an admin previews a Trello board, maps a label, imports it, and a member s
     const progress = page.getByRole('progressbar', { name: 'Cards imported' });
     await expect(progress).toHaveJSProperty('value', 5);
     await expect(page.getByRole('heading', { name: 'Import finished' })).toBeFocused();
-    await expect(page.getByText('5 projects created')).toBeVisible();
-    await expect(page.getByText('3 comments created')).toBeVisible();
-    await expect(page.getByText('0 skipped: already imported')).toBeVisible();
+    await expect(page.getByText('5 projects created', { exact: true })).toBeVisible();
+    await expect(page.getByText('3 comments created', { exact: true })).toBeVisible();
+    await expect(page.getByText('0 skipped: already imported', { exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Go to the Dashboard' })).toBeVisible();
+    // The app's live region says it too.
+    await expect(page.getByText(/^Import finished: 5 projects and 3 comments created/)).toBeAttached();
     await expectNoAxeViolations(page);
 
     // The member's open dashboard shows the open ones without a reload; the archived card is completed.
@@ -104,8 +106,8 @@ test('an admin previews a Trello board, maps a label, imports it, and a member s
     await expect(page.getByText('5 cards imported before: skipped')).toBeVisible();
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Import finished' })).toBeFocused();
-    await expect(page.getByText('0 projects created')).toBeVisible();
-    await expect(page.getByText('5 skipped: already imported')).toBeVisible();
+    await expect(page.getByText('0 projects created', { exact: true })).toBeVisible();
+    await expect(page.getByText('5 skipped: already imported', { exact: true })).toBeVisible();
     await expect(
       page.getByText('Nothing new: everything in this file had been imported before.'),
     ).toBeVisible();
