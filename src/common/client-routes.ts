@@ -16,6 +16,7 @@ export const CLIENT_ROUTES = {
   adminMembers: '/admin/members',
   adminInvitations: '/admin/invitations',
   adminWebhooks: '/admin/webhooks',
+  adminImports: '/admin/imports',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
 } as const;

@@ -54,6 +54,8 @@ import { refuseWhatApiTokensMayNotDo, registerApiTokensRoutes } from './api-toke
 import { apiTokensRouteDocs } from './api-tokens/api-tokens-route-docs';
 import { registerWebhooksRoutes } from './webhooks/webhooks-routes';
 import { webhooksRouteDocs } from './webhooks/webhooks-route-docs';
+import { registerTrelloImportRoutes } from './trello-import/trello-import-routes';
+import { trelloImportRouteDocs } from './trello-import/trello-import-route-docs';
 import { registerCalendarFeedRoutes } from './calendar-feed/calendar-feed-routes';
 import { calendarFeedRouteDocs } from './calendar-feed/calendar-feed-route-docs';
 import { registerSingleSignOnRoutes } from './single-sign-on/single-sign-on-routes';
@@ -152,6 +154,7 @@ export async function createApp(
     notificationJobs: services.notificationJobs,
     notificationEmail: services.notificationEmail,
     webhookDispatcher: services.webhookDispatcher,
+    trelloImportRunner: services.trelloImportRunner,
     projectViewers: services.projectViewers,
     mailer: services.mailer,
     blobStore: services.blobStore,
@@ -402,6 +405,7 @@ function registerApiRoutes(
         ...passkeysRouteDocs,
         ...apiTokensRouteDocs,
         ...webhooksRouteDocs,
+        ...trelloImportRouteDocs,
         ...calendarFeedRouteDocs,
         ...singleSignOnRouteDocs,
         ...projectsRouteDocs,
@@ -449,6 +453,7 @@ function registerApiRoutes(
   });
   registerApiTokensRoutes(server, services);
   registerWebhooksRoutes(server, services);
+  registerTrelloImportRoutes(server, services);
   registerCalendarFeedRoutes(server, { ...services, publicUrl: config.publicUrl });
   registerSingleSignOnRoutes(server, {
     ...services,
@@ -491,6 +496,7 @@ function registerLifecycle(
     notificationJobs: Services['notificationJobs'];
     notificationEmail: Services['notificationEmail'];
     webhookDispatcher: Services['webhookDispatcher'];
+    trelloImportRunner: Services['trelloImportRunner'];
     projectViewers: Services['projectViewers'];
     storageSweeps: ReturnType<typeof scheduleStorageSweeps>;
     stopLive: () => void;
@@ -511,6 +517,7 @@ function registerLifecycle(
     deps.notificationJobs.start();
     deps.notificationEmail?.start();
     deps.webhookDispatcher.start();
+    deps.trelloImportRunner.start();
     deps.projectViewers.start();
     deps.storageSweeps.start();
   });
@@ -522,6 +529,7 @@ function registerLifecycle(
     await deps.notificationJobs.stop();
     await deps.notificationEmail?.stop();
     await deps.webhookDispatcher.stop();
+    await deps.trelloImportRunner.stop();
     await deps.projectViewers.stop();
     await deps.storageSweeps.stop();
   });

@@ -53,6 +53,8 @@ import { UsersService } from './users/users-service';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookOutbox } from './webhooks/webhook-outbox';
 import { WebhooksService } from './webhooks/webhooks-service';
+import { TrelloImportRunner } from './trello-import/trello-import-runner';
+import { TrelloImportService } from './trello-import/trello-import-service';
 
 export interface ServiceDeps {
   config: Config;
@@ -124,6 +126,10 @@ export interface Services {
   webhooks: WebhooksService;
   /** Sends the webhook outbox; started when the app is ready, stopped on close. */
   webhookDispatcher: WebhookDispatcher;
+  /** Admins' Trello imports (docs/decisions/081-trello-import.md). */
+  trelloImport: TrelloImportService;
+  /** Runs queued imports in the background; started when the app is ready, stopped on close. */
+  trelloImportRunner: TrelloImportRunner;
 }
 
 /** Builds every service from config, database and change bus; nothing starts (timers start in presence.start()). */
@@ -221,6 +227,13 @@ export async function createServices({
     ? new UnitOfWork({ db: projectsDb, changes: bus, notifier, events: webhookOutbox })
     : writes;
   const rateLimitCounters = new RateLimitCounters({ db, dialect, log });
+  const trelloImportRunner = new TrelloImportRunner({
+    db,
+    writes,
+    instanceId,
+    log,
+    pollMs: TRELLO_IMPORT_POLL_MS,
+  });
   // Refuses SMTP_URL without PUBLIC_URL here too, for configs not made by loadConfig (tests, scripts).
   const mailSettings = mailSettingsOf(config);
   const mailer = mailSettings ? new Mailer(mailSettings) : undefined;
@@ -343,5 +356,10 @@ export async function createServices({
       allowPrivate: config.outboundAllowPrivate,
     }),
     webhookDispatcher,
+    trelloImport: new TrelloImportService({ db, wake: () => trelloImportRunner.wake() }),
+    trelloImportRunner,
   };
 }
+
+/** While an import is unfinished, how often an instance looks whether its holder's lease ran out (idle: never). */
+const TRELLO_IMPORT_POLL_MS = 5_000;

@@ -5,6 +5,7 @@ import { messages, nameSearchKey } from '../../src/common';
 import { apiTokenMessages } from '../../src/common/api-tokens';
 import { webhookMessages } from '../../src/common/webhooks';
 import { exportMessages } from '../../src/common/exports';
+import { trelloImportMessages } from '../../src/common/trello-import';
 import { attachmentMessages } from '../../src/common/attachments';
 import { appearanceMessages } from '../../src/common/appearance';
 import { calendarMessages } from '../../src/common/calendar';
@@ -39,6 +40,7 @@ const CATALOGUE = new Set<unknown>([
   ...Object.values(attachmentMessages),
   ...Object.values(webhookMessages),
   ...Object.values(exportMessages),
+  ...Object.values(trelloImportMessages),
 ]);
 /** Per operation and caller; POST /api/app-check/token is limited to 30 a minute per address. */
 const CASES_PER_OPERATION = 12;

@@ -70,6 +70,8 @@ interface World {
   /** A disabled webhook endpoint (so nothing is sent) with one delivery; written for admin cells only. */
   webhookId: string;
   webhookDeliveryId: string;
+  /** A finished Trello import; written for admin cells only. */
+  importId: string;
 }
 
 /** Shared by every cell: links that reading does not use up. */
@@ -380,6 +382,20 @@ const ROUTES: Record<string, Row> = {
         'POST',
         `/api/admin/webhooks/${world.webhookId}/deliveries/${world.webhookDeliveryId}/resend`,
       ),
+  },
+  // A board with no cards: the import's job ends at once, and writes nothing.
+  'POST /api/admin/imports/trello/preview': {
+    policy: adminOnly(200),
+    request: () =>
+      jsonRequest('POST', '/api/admin/imports/trello/preview', { board: { name: 'Matrix', cards: [] } }),
+  },
+  'POST /api/admin/imports/trello': {
+    policy: adminOnly(202),
+    request: () => jsonRequest('POST', '/api/admin/imports/trello', { board: { name: 'Matrix', cards: [] } }),
+  },
+  'GET /api/admin/imports/:id': {
+    policy: adminOnly(200),
+    request: (world) => jsonRequest('GET', `/api/admin/imports/${world.importId}`),
   },
   'GET /api/account/api-tokens': {
     policy: signedIn(200),
@@ -715,6 +731,7 @@ async function writeWorlds(
   const ownerSessions: string[] = [];
 
   const webhooks: { id: string; deliveryId: string }[] = [];
+  const importIds: string[] = [];
   specs.forEach(({ route, caller }, index) => {
     const tag = `m${index}-${randomBytes(3).toString('hex')}`;
     const owner = { id: `${tag}-owner`, email: `${tag}-owner@example.com` };
@@ -764,6 +781,8 @@ async function writeWorlds(
     if (caller === 'admin' && route.includes('/api/admin/webhooks/:id')) {
       webhooks.push({ id: webhookId, deliveryId: webhookDeliveryId });
     }
+    const importId = `${tag}-import`;
+    if (caller === 'admin' && route.includes('/api/admin/imports/:id')) importIds.push(importId);
     worlds.push({
       owner,
       projectId,
@@ -780,6 +799,7 @@ async function writeWorlds(
       attachmentId,
       webhookId,
       webhookDeliveryId,
+      importId,
     });
     credentials.push(callerCredentials);
   });
@@ -952,6 +972,26 @@ async function writeWorlds(
             duration_ms: 1,
             response_excerpt: 'ok',
             created_at: now,
+          })
+          .execute();
+      }
+      for (const id of importIds) {
+        await trx
+          .insertInto('import_jobs')
+          .values({
+            id,
+            source: 'trello',
+            status: 'completed',
+            title: 'Matrix board',
+            payload: '',
+            total_items: 0,
+            error: null,
+            claimed_by: null,
+            claimed_until: null,
+            created_by: fixtureAdminId,
+            created_at: now,
+            updated_at: now,
+            finished_at: now,
           })
           .execute();
       }

@@ -10,9 +10,10 @@ export type TableRow = Record<string, unknown>;
 /**
  * Every table, parents before children (foreign keys), except the derived search tables (rebuilt by the
  * triggers of 0013 as rows are inserted) and `storage_uploads` (resumable uploads in progress: their bytes
- * are partial, the client starts them again), `project_viewers` (who has a project open right now) and
- * `sign_in_flows` (sign-ins in progress, minutes long). The type check below fails when a table is added to
- * the schema and not listed here or in `NotExported`.
+ * are partial, the client starts them again), `project_viewers` (who has a project open right now),
+ * `sign_in_flows` (sign-ins in progress, minutes long) and `import_jobs` (admins' imports, each with its
+ * whole file). The type check below fails when a table is added to the schema and not listed here or in
+ * `NotExported`.
  */
 export const EXPORTED_TABLES = [
   'users',
@@ -38,8 +39,12 @@ export const EXPORTED_TABLES = [
   'calendar_feeds',
   'webhook_endpoints',
   'webhook_deliveries',
+  'imported_sources',
 ] as const satisfies readonly (keyof Database)[];
-type NotExported = Extract<keyof Database, 'storage_uploads' | 'project_viewers' | 'sign_in_flows'>;
+type NotExported = Extract<
+  keyof Database,
+  'storage_uploads' | 'project_viewers' | 'sign_in_flows' | 'import_jobs'
+>;
 type Unlisted = Exclude<keyof Database, (typeof EXPORTED_TABLES)[number] | NotExported>;
 const everyTableListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyTableListed;

@@ -673,6 +673,41 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    // Admins' imports (docs/decisions/081-trello-import.md): a background job per import, run by one
+    // instance at a time under a lease, and what each source id became, so a second run writes nothing twice.
+    '0029_trello_import': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('import_jobs')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('source', 'text', (column) => column.notNull())
+          .addColumn('status', 'text', (column) => column.notNull())
+          .addColumn('title', 'text', (column) => column.notNull())
+          .addColumn('payload', 'text', (column) => column.notNull())
+          .addColumn('total_items', 'integer', (column) => column.notNull())
+          .addColumn('processed_items', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('projects_created', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('comments_created', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('skipped', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('error', 'text')
+          .addColumn('claimed_by', 'text')
+          .addColumn('claimed_until', 'text')
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .addColumn('finished_at', 'text')
+          .execute();
+        await db.schema
+          .createTable('imported_sources')
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('source_id', 'text', (column) => column.notNull())
+          .addColumn('target_id', 'text', (column) => column.notNull())
+          .addColumn('import_id', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('imported_sources_pk', ['kind', 'source_id'])
+          .execute();
+      },
+    },
   };
 }
 

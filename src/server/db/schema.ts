@@ -259,6 +259,44 @@ export interface Database {
   attachments: AttachmentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  import_jobs: ImportJobsTable;
+  imported_sources: ImportedSourcesTable;
+}
+
+/** An admin's import running in the background (docs/decisions/081-trello-import.md). */
+interface ImportJobsTable {
+  id: string;
+  /** 'trello'. */
+  source: string;
+  /** 'queued', 'running', 'completed' or 'failed'. */
+  status: string;
+  /** What is imported, as the admin knows it (the board's name). */
+  title: string;
+  /** The validated export and the admin's choices, as JSON; emptied once the job ends. */
+  payload: string;
+  total_items: number;
+  /** Items (cards) done, in the payload's order: a job taken over by another instance goes on from here. */
+  processed_items: Generated<number>;
+  projects_created: Generated<number>;
+  comments_created: Generated<number>;
+  skipped: Generated<number>;
+  error: string | null;
+  /** The instance running it, until `claimed_until` (real time): at most one runs a job at a time. */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** What a source's item became here: `kind` 'trello-card' → a project id, 'trello-comment' → a comment id. */
+interface ImportedSourcesTable {
+  kind: string;
+  source_id: string;
+  target_id: string;
+  import_id: string;
+  created_at: string;
 }
 
 /** An outgoing webhook's endpoint (docs/decisions/077-webhook-delivery-guarantees.md). */

@@ -94,6 +94,11 @@ const screens = {
   adminWebhooks: lazyScreen(() =>
     import('../features/webhooks/webhooks-page').then((module) => ({ Screen: module.WebhooksPage })),
   ),
+  adminImports: lazyScreen(() =>
+    import('../features/trello-import/trello-import-page').then((module) => ({
+      Screen: module.TrelloImportPage,
+    })),
+  ),
   notFound: lazyScreen(() => import('./not-found-page').then((module) => ({ Screen: module.NotFoundPage }))),
 };
 
@@ -141,6 +146,7 @@ const AUDIENCES: Record<ClientRoute, 'users' | 'admins' | 'visitors' | 'visitors
   adminMembers: 'admins',
   adminInvitations: 'admins',
   adminWebhooks: 'admins',
+  adminImports: 'admins',
 };
 
 /** The screen at `route` for this user, or where they are sent instead. */

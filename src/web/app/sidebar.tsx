@@ -68,6 +68,12 @@ export function Sidebar({ user }: { user: AuthUser }) {
                     <span>Webhooks</span>
                   </NavLink>
                 </li>
+                <li>
+                  <NavLink to={CLIENT_ROUTES.adminImports}>
+                    <Icon name="plus" className="sidebar-icon" />
+                    <span>Import</span>
+                  </NavLink>
+                </li>
               </>
             )}
           </ul>
