@@ -32,14 +32,16 @@ import {
   type ProjectsCollection,
 } from './firebase-export-formats';
 import {
-  accountsByEmailKey,
   existingProjectIds,
-  existingUserIds,
   insertImportedComments,
   insertImportedProject,
-  insertImportedUser,
   type ImportedCommentRow,
   type ImportedProjectRow,
+} from '../projects/imported-projects-repository';
+import {
+  accountsByEmailKey,
+  existingUserIds,
+  insertImportedUser,
   type ImportedUserRow,
 } from './firebase-import-repository';
 import { fetchStoragePicture } from './firebase-storage-pictures';
@@ -368,6 +370,8 @@ export class FirebaseImportService {
           dueDate: calendarDay(data.dueDate),
           createdBy: creator,
           createdAt: timestampToDate(data.createdAt).toISOString(),
+          // The original app deleted a project when it was completed: what is left is open.
+          completedAt: null,
           assigneeIds,
           now,
         },

@@ -1,17 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
-
-/** Ids per `in (…)` list: well under both engines' limits on bound parameters. */
-const CHUNK = 500;
-
-async function inChunks<T>(values: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const unique = [...new Set(values)];
-  const rows: T[] = [];
-  for (let start = 0; start < unique.length; start += CHUNK) {
-    rows.push(...(await read(unique.slice(start, start + CHUNK))));
-  }
-  return rows;
-}
+import { inChunks } from '../projects/imported-projects-repository';
 
 type ImportedKind = 'trello-card' | 'trello-comment';
 
@@ -47,13 +36,6 @@ export async function importedTargets(
   return new Map(rows.map((row) => [row.source_id, row.target_id]));
 }
 
-export async function existingProjectIds(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await inChunks(ids, (chunk) =>
-    db.selectFrom('projects').select('id').where('id', 'in', chunk).execute(),
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
 /**
  * Records that `sourceId` became `targetId`, unless an earlier (or concurrent) run already did: true when
  * this call recorded it, which is what lets the caller write the target.
@@ -74,65 +56,6 @@ export async function recordImported(
     .onConflict((conflict) => conflict.columns(['kind', 'source_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
-interface ImportedProjectRow {
-  id: string;
-  name: string;
-  details: string;
-  dueDate: string;
-  category: string;
-  createdBy: string;
-  createdAt: string;
-  completedAt: string | null;
-  assigneeIds: readonly string[];
-  now: string;
-}
-
-/** A project with its assignees in the order given; completed (by its creator) when `completedAt` is set. */
-export async function insertImportedProject(
-  db: Kysely<Database>,
-  project: ImportedProjectRow,
-): Promise<void> {
-  await db
-    .insertInto('projects')
-    .values({
-      id: project.id,
-      name: project.name,
-      details: project.details,
-      due_date: project.dueDate,
-      category: project.category,
-      created_by: project.createdBy,
-      created_at: project.createdAt,
-      updated_at: project.now,
-      completed_at: project.completedAt,
-      completed_by: project.completedAt ? project.createdBy : null,
-    })
-    .execute();
-  if (project.assigneeIds.length === 0) return;
-  await db
-    .insertInto('project_assignees')
-    .values(
-      project.assigneeIds.map((userId, position) => ({ project_id: project.id, user_id: userId, position })),
-    )
-    .execute();
-}
-
-export async function insertImportedComment(
-  db: Kysely<Database>,
-  comment: { id: string; projectId: string; authorId: string; content: string; createdAt: string },
-): Promise<void> {
-  await db
-    .insertInto('comments')
-    .values({
-      id: comment.id,
-      project_id: comment.projectId,
-      author_id: comment.authorId,
-      content: comment.content,
-      created_at: comment.createdAt,
-      edited_at: null,
-    })
-    .execute();
 }
 
 export async function projectExists(db: Kysely<Database>, id: string): Promise<boolean> {

@@ -10,13 +10,12 @@ import {
   claimImportJob,
   findRunnableImportJobs,
   finishImportJob,
-  insertImportedComment,
-  insertImportedProject,
   projectExists,
   readImportJobPayload,
   recordImported,
   releaseImportJob,
 } from './trello-import-repository';
+import { insertImportedComments, insertImportedProject } from '../projects/imported-projects-repository';
 import { importContext, type TrelloJobPayload } from './trello-import-service';
 
 /** The lease on a job; every card written extends it, so only a stalled instance loses it. */
@@ -217,13 +216,9 @@ export class TrelloImportRunner {
             skipped += 1;
             continue;
           }
-          await insertImportedComment(trx, {
-            id,
-            projectId,
-            authorId: adminId,
-            content: comment.content,
-            createdAt: comment.createdAt,
-          });
+          await insertImportedComments(trx, [
+            { id, projectId, authorId: adminId, content: comment.content, createdAt: comment.createdAt },
+          ]);
           write.changed({ collection: 'comments', id, after: { projectId } });
           comments += 1;
         }

@@ -22,12 +22,12 @@ import {
 } from './trello-import-plan';
 import {
   activeAccountsByEmailKey,
-  existingProjectIds,
   findImportJob,
   importedTargets,
   insertImportJob,
   type ImportJobRow,
 } from './trello-import-repository';
+import { existingProjectIds } from '../projects/imported-projects-repository';
 
 /** What a job row keeps to run: the board as validated, the choices made, and who imports. */
 export interface TrelloJobPayload {
